@@ -1,0 +1,5 @@
+export { startMockServer, DEFAULT_TOKEN, DEFAULT_MAX_PER_PAGE, type MockServer, type MockServerOptions } from "./server.ts";
+export type { FaultOptions } from "./faults.ts";
+export { generateDataset, exampleDomain, emptyDomain, showcasePaths, type StoredComment, type DatasetOptions } from "./dataset/generate-dataset.ts";
+export { CommentStore } from "./dataset/comment-store.ts";
+export { hostileBodies, authorNames, codeSamples } from "./dataset/text-corpus.ts";

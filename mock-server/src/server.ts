@@ -1,0 +1,180 @@
+// The mock's HTTP front: routing and faults the way a Laravel app behind a load balancer shows
+// them, then the Prism pipeline, then PHP's JSON encoding. Listens on 127.0.0.1 by default.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { CommentStore } from "./dataset/comment-store.ts";
+import { generateDataset, type DatasetOptions, type StoredComment } from "./dataset/generate-dataset.ts";
+import { FaultPlan, FixedWindowLimiter, type FaultOptions } from "./faults.ts";
+import { phpJsonEncode, phpJsonEncodePage, phpJsonPretty } from "./laravel/json-encoding.ts";
+import { parsePhpQuery } from "./laravel/php-query.ts";
+import { createPrismPipeline } from "./prism-pipeline.ts";
+
+export const DEFAULT_TOKEN = "mock-token";
+export const DEFAULT_MAX_PER_PAGE = 100;
+
+export interface MockServerOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The only bearer token accepted. Default "mock-token". */
+  token?: string;
+  /** Dataset to generate (seed, size, paths), unless `comments` gives one directly. */
+  dataset?: DatasetOptions;
+  /** A ready-made dataset, e.g. a test's own. */
+  comments?: StoredComment[];
+  /** Cap on per_page; larger requests are silently capped. Default 100. */
+  maxPerPage?: number;
+  /** Keep domain/path/per_page in pagination links (Laravel's withQueryString). The real service does not. */
+  keepQueryInLinks?: boolean;
+  faults?: FaultOptions;
+  /** Told about every response that broke the contract (answered 500 instead). Default: stderr. */
+  onViolation?: (detail: string) => void;
+}
+
+export interface MockServer {
+  /** Base URL, e.g. http://127.0.0.1:4010 (the API is at /api/comments). */
+  url: string;
+  token: string;
+  /** Domains in the dataset, with how many approved top-level comments each has. */
+  domains: ReadonlyArray<{ domain: string; total: number }>;
+  store: CommentStore;
+  /** Requests received on /api/comments so far. */
+  readonly requestCount: number;
+  close(): Promise<void>;
+}
+
+const jsonHeaders = { "content-type": "application/json", "cache-control": "no-cache, private" };
+
+function send(res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string | number> = {}): void {
+  // Laravel answers HTTP exceptions (403, 404, 405, 429, 5xx) pretty-printed, the rest compact.
+  const pretty = status === 403 || status === 404 || status === 405 || status === 429 || status >= 500;
+  const bytes = pretty ? Buffer.from(phpJsonPretty(body)) : encodeCompact(body);
+  res.writeHead(status, { ...jsonHeaders, ...headers, "content-length": bytes.length });
+  res.end(head ? undefined : bytes);
+}
+
+function encodeCompact(body: unknown): Buffer {
+  const isPage = typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data);
+  return isPage ? phpJsonEncodePage(body as { data: object[] }) : Buffer.from(phpJsonEncode(body), "latin1");
+}
+
+function parsePrefer(header: string | undefined): { exampleKey?: string; code?: number } {
+  const prefer: { exampleKey?: string; code?: number } = {};
+  for (const part of (header ?? "").split(/[;,]/)) {
+    const [name, value] = part.split("=").map((s) => s.trim());
+    if (name === "example" && value) prefer.exampleKey = value;
+    if (name === "code" && value && /^[1-5][0-9]{2}$/.test(value)) prefer.code = Number(value);
+  }
+  return prefer;
+}
+
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const token = options.token ?? DEFAULT_TOKEN;
+  const store = new CommentStore(options.comments ?? generateDataset(options.dataset));
+  const pipeline = await createPrismPipeline(store, token, {
+    maxPerPage: options.maxPerPage ?? DEFAULT_MAX_PER_PAGE,
+    keepQueryInLinks: options.keepQueryInLinks ?? false,
+  });
+  const faults = new FaultPlan(options.faults);
+  const limit = options.faults?.rateLimit;
+  const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowMs) : undefined;
+  const approve = options.faults?.approveDuringCrawl;
+  const onViolation = options.onViolation ?? ((detail: string) => process.stderr.write(`mock contract violation: ${detail}\n`));
+  let requestCount = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://mock.invalid");
+    const route = url.pathname.replace(/\/+$/, "");
+    const head = req.method === "HEAD";
+    if (route !== "/api/comments") {
+      send(res, 404, { message: `The route ${url.pathname.replace(/^\/+/, "")} could not be found.` }, head);
+      return;
+    }
+    if (req.method !== "GET" && !head) {
+      send(res, 405, { message: `The ${req.method} method is not supported for route api/comments. Supported methods: GET, HEAD.` }, false, { allow: "GET, HEAD" });
+      return;
+    }
+    requestCount++;
+    if (approve && requestCount === approve.afterRequests) store.approvePending(approve.count);
+
+    const rawQuery = url.search.slice(1);
+    const decision = faults.decide(`${req.headers.authorization ?? ""} ${rawQuery}`);
+    if (decision.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
+    if (decision.kind === "drop" && !decision.midBody) {
+      req.socket.destroy();
+      return;
+    }
+    if (decision.kind === "error") {
+      send(res, decision.status, { message: decision.status === 500 ? "Server Error" : "Service Unavailable" }, head);
+      return;
+    }
+
+    const rateHeaders: Record<string, string | number> = {};
+    if (limiter) {
+      const verdict = limiter.hit(req.headers.authorization ?? req.socket.remoteAddress ?? "");
+      if (!verdict.allowed) {
+        send(res, 429, { message: "Too Many Attempts." }, head, {
+          "x-ratelimit-limit": limiter.limit,
+          "x-ratelimit-remaining": 0,
+          "retry-after": verdict.retryAfterSeconds,
+          "x-ratelimit-reset": verdict.resetAt,
+        });
+        return;
+      }
+      rateHeaders["x-ratelimit-limit"] = limiter.limit;
+      rateHeaders["x-ratelimit-remaining"] = verdict.remaining;
+    }
+
+    const host = req.headers.host ?? "127.0.0.1";
+    const result = await pipeline.handle({
+      query: parsePhpQuery(rawQuery),
+      authorization: req.headers.authorization,
+      endpointUrl: `http://${host}/api/comments`,
+      ...parsePrefer(typeof req.headers.prefer === "string" ? req.headers.prefer : undefined),
+    });
+    if (result.violations.length > 0) {
+      const detail = `GET ${url.pathname}?${rawQuery} -> ${result.status}: ${result.violations.join("; ")}`;
+      onViolation(detail);
+      send(res, 500, { message: `Mock contract violation: ${result.violations.join("; ")}` }, head);
+      return;
+    }
+    if (decision.kind === "drop") {
+      // Headers and half the body, then the connection dies: a truncated response.
+      const bytes = encodeCompact(result.body);
+      res.writeHead(result.status, { ...jsonHeaders, "content-length": bytes.length });
+      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => req.socket.destroy());
+      return;
+    }
+    send(res, result.status, result.body, head, result.status === 200 ? rateHeaders : {});
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      onViolation(`mock server failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      if (!res.headersSent) send(res, 500, { message: "Server Error" }, false);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    token,
+    domains: [...store.domains].sort().map((domain) => ({ domain, total: store.threads(domain).length })),
+    store,
+    get requestCount() {
+      return requestCount;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
