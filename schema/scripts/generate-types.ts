@@ -2,7 +2,7 @@
 // `--check` compares instead of writing and exits 1 when the committed file is stale.
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { generateApiTypes, generatedTypesFile } from "../src/generate.ts";
+import { generateApiTypes, generatedTypesFile } from "./generate.ts";
 
 const check = process.argv.includes("--check");
 const fresh = await generateApiTypes();

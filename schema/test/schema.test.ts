@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createContractValidator, describeSchemaErrors, openApiDocument, type CommentListResponse, type SchemaName } from "../src/index.ts";
-import { generateApiTypes, generatedTypesFile } from "../src/generate.ts";
+import { generateApiTypes, generatedTypesFile } from "../scripts/generate.ts";
 import apiMdExample from "./fixtures/api-md-example.json" with { type: "json" };
 
 const strict = createContractValidator();

@@ -1,7 +1,7 @@
 import { compileFromFile } from "json-schema-to-typescript";
 import { fileURLToPath } from "node:url";
 
-export const generatedTypesFile = new URL("./generated/api-types.ts", import.meta.url);
+export const generatedTypesFile = new URL("../src/generated/api-types.ts", import.meta.url);
 const entrySchema = new URL("../json/index.schema.json", import.meta.url);
 
 const banner = `/* eslint-disable */

@@ -1,0 +1,82 @@
+// Crawls every page of a domain's comments: page 1 says how many pages there are, the rest are
+// fetched with bounded concurrency. Links are never followed (the service's links drop `domain`),
+// and meta wins over what was asked (a server may cap per_page). If the list changes during the
+// crawl, the crawl starts again rather than ship duplicates or gaps.
+import type { CommentThread } from "@astro-comments/schema";
+import { CommentsApiError } from "../errors.ts";
+import { boundedMap } from "./bounded-map.ts";
+import type { FetchedPage } from "./http-client.ts";
+
+export interface CrawlOptions {
+  fetchPage: (page: number, perPage: number) => Promise<FetchedPage>;
+  /** The endpoint, for error messages. */
+  endpoint: string;
+  perPage: number;
+  concurrency: number;
+  /** Full crawls allowed when the list keeps changing. Default 3. */
+  maxCrawls?: number;
+  onProgress?: (progress: { pagesDone: number; pages: number }) => void;
+  onRestart?: (reason: string) => void;
+}
+
+export interface CrawlResult {
+  threads: CommentThread[];
+  /** meta.total: approved top-level comments. */
+  total: number;
+  pages: number;
+  /** per_page the server actually used. */
+  perPage: number;
+  crawls: number;
+}
+
+class ListChanged extends Error {}
+
+const identity = (thread: CommentThread) => `${thread.created_at}\u0000${thread.path}\u0000${thread.name}\u0000${thread.content}`;
+
+async function crawlOnce(options: CrawlOptions): Promise<CrawlResult & { crawls: 0 }> {
+  const first = await options.fetchPage(1, options.perPage);
+  const { total, per_page: perPage, last_page: lastPage } = first.body.meta;
+  if (lastPage !== Math.max(1, Math.ceil(total / perPage))) {
+    throw new CommentsApiError({ failure: "contract", url: first.url, message: `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`, hint: "The service's pagination looks broken; try again later." });
+  }
+  const expectedCount = (page: number) => Math.max(0, Math.min(perPage, total - (page - 1) * perPage));
+  const check = (fetched: FetchedPage, page: number) => {
+    const { meta, data } = fetched.body;
+    if (meta.current_page !== page) {
+      throw new CommentsApiError({ failure: "contract", url: fetched.url, message: `asked for page ${page} but got page ${meta.current_page}`, hint: "The service ignored the page parameter; nothing can be crawled reliably." });
+    }
+    if (meta.total !== total) throw new ListChanged(`the total went from ${total} to ${meta.total}`);
+    if (meta.per_page !== perPage || meta.last_page !== lastPage) throw new ListChanged(`pagination changed (per_page ${perPage}→${meta.per_page}, last_page ${lastPage}→${meta.last_page})`);
+    if (data.length !== expectedCount(page)) throw new ListChanged(`page ${page} held ${data.length} comments where ${expectedCount(page)} were expected`);
+    return data;
+  };
+
+  const pages: CommentThread[][] = [check(first, 1)];
+  let pagesDone = 1;
+  options.onProgress?.({ pagesDone, pages: lastPage });
+  const rest = Array.from({ length: lastPage - 1 }, (_, i) => i + 2);
+  const fetched = await boundedMap(rest, options.concurrency, async (page) => {
+    const data = check(await options.fetchPage(page, perPage), page);
+    options.onProgress?.({ pagesDone: ++pagesDone, pages: lastPage });
+    return data;
+  });
+  pages.push(...fetched);
+  const threads = pages.flat();
+  if (new Set(threads.map(identity)).size !== threads.length) throw new ListChanged("a comment appeared on two pages");
+  return { threads, total, pages: lastPage, perPage, crawls: 0 };
+}
+
+export async function crawlAllPages(options: CrawlOptions): Promise<CrawlResult> {
+  const maxCrawls = options.maxCrawls ?? 3;
+  for (let crawl = 1; ; crawl++) {
+    try {
+      return { ...(await crawlOnce(options)), crawls: crawl };
+    } catch (error) {
+      if (!(error instanceof ListChanged)) throw error;
+      if (crawl >= maxCrawls) {
+        throw new CommentsApiError({ failure: "drift", url: options.endpoint, message: `the comments kept changing during ${crawl} crawls (${error.message})`, hint: "Comments are being moderated right now; build again in a minute." });
+      }
+      options.onRestart?.(error.message);
+    }
+  }
+}

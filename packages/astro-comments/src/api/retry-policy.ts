@@ -1,0 +1,46 @@
+// When to try again and how long to wait. Pure: randomness and time are passed in.
+
+export interface RetryPolicy {
+  /** Retries after the first attempt for network errors, timeouts and 5xx. */
+  retries: number;
+  /** First backoff ceiling in ms; doubles per retry. */
+  baseDelayMs: number;
+  /** Backoff ceiling in ms. */
+  maxDelayMs: number;
+  /** 429 answers tolerated for one request before giving up. */
+  maxRateLimitWaits: number;
+  /** A Retry-After longer than this (seconds) fails instead of stalling the build. */
+  maxRetryAfterSeconds: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  retries: 4,
+  baseDelayMs: 300,
+  maxDelayMs: 8_000,
+  maxRateLimitWaits: 10,
+  maxRetryAfterSeconds: 120,
+};
+
+/** Exponential backoff with full jitter: uniform in [0, min(max, base * 2^retry)). */
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.floor(random() * ceiling);
+}
+
+/** Seconds to wait from a Retry-After header (delta-seconds or an HTTP date); undefined if absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export type StatusClass = "ok" | "retry" | "rate-limited" | "fatal";
+
+export function classifyStatus(status: number): StatusClass {
+  if (status >= 200 && status < 300) return "ok";
+  if (status === 429) return "rate-limited";
+  if (status >= 500 || status === 408) return "retry";
+  return "fatal";
+}

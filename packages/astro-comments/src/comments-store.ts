@@ -1,0 +1,34 @@
+// The fetched, rendered comments of a build, as one JSON file in Astro's codegen folder
+// (.astro/integrations/astro-comments/). The integration writes it; components read it.
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { PageComments } from "./render/comment-tree.ts";
+
+export const STORE_VERSION = 1;
+
+export interface StoredComments {
+  version: typeof STORE_VERSION;
+  domain: string;
+  /** Page key → that page's comments. */
+  pages: Record<string, PageComments>;
+}
+
+export async function writeStore(file: string, store: StoredComments): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  // Written aside and renamed, so a reader never sees half a file.
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(store));
+  await rename(temporary, file);
+}
+
+export function parseStore(text: string, file: string): StoredComments {
+  const store = JSON.parse(text) as Partial<StoredComments>;
+  if (store.version !== STORE_VERSION || typeof store.pages !== "object" || store.pages === null) {
+    throw new Error(`astro-comments: ${file} was written by another version of astro-comments; run the build again.`);
+  }
+  return store as StoredComments;
+}
+
+export async function readStore(file: string): Promise<StoredComments> {
+  return parseStore(await readFile(file, "utf8"), file);
+}

@@ -1,0 +1,82 @@
+// One build's fetch: crawl the domain, render the comments, write the store, log a summary.
+import type { AstroIntegrationLogger } from "astro";
+import { crawlAllPages } from "./api/crawl.ts";
+import { createCommentsClient, type CommentsClientOptions } from "./api/http-client.ts";
+import { writeStore, type StoredComments } from "./comments-store.ts";
+import { CommentsApiError } from "./errors.ts";
+import type { ResolvedOptions } from "./options.ts";
+import { buildCommentTree } from "./render/comment-tree.ts";
+
+export interface FetchSummary {
+  comments: number;
+  paths: number;
+  requests: number;
+  retries: number;
+  seconds: number;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** Test seam: deterministic backoff without real waiting. */
+export type ClientOverrides = Pick<CommentsClientOptions, "random" | "sleep">;
+
+export async function fetchComments(options: ResolvedOptions, storeFile: string, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchSummary> {
+  const started = performance.now();
+  const endpoint = options.endpoint.toString();
+  logger.info(`fetching comments of ${options.domain} from ${endpoint}`);
+  const client = createCommentsClient({
+    endpoint: options.endpoint,
+    token: options.apiToken,
+    domain: options.domain,
+    timeoutMs: options.timeout,
+    connections: options.concurrency,
+    maxResponseBytes: options.maxResponseBytes,
+    retryPolicy: { retries: options.retries },
+    onRetry: ({ url, reason, waitMs }) => logger.warn(`retrying ${url} in ${(waitMs / 1000).toFixed(1)} s (${reason})`),
+    ...overrides,
+  });
+  let lastLoggedQuarter = 0;
+  try {
+    const crawl = await crawlAllPages({
+      fetchPage: client.fetchPage,
+      endpoint,
+      perPage: options.perPage,
+      concurrency: options.concurrency,
+      onProgress: ({ pagesDone, pages }) => {
+        const quarter = Math.floor((pagesDone / pages) * 4);
+        if (pages >= 8 && quarter > lastLoggedQuarter && quarter < 4) {
+          lastLoggedQuarter = quarter;
+          logger.info(`fetched ${pagesDone} of ${pages} pages`);
+        } else logger.debug(`fetched page ${pagesDone} of ${pages}`);
+      },
+      onRestart: (reason) => logger.warn(`comments changed during the crawl (${reason}); crawling again`),
+    });
+    const tree = buildCommentTree(crawl.threads, options.order);
+    const store: StoredComments = { version: 1, domain: options.domain, pages: Object.fromEntries(tree.pages) };
+    await writeStore(storeFile, store);
+    if (tree.unknownLanguages.size > 0) {
+      logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...tree.unknownLanguages].sort().join(", ")}`);
+    }
+    const summary: FetchSummary = {
+      comments: tree.topLevel + tree.replies,
+      paths: tree.pages.size,
+      requests: client.requests,
+      retries: client.retries,
+      seconds: (performance.now() - started) / 1000,
+    };
+    logger.info(
+      `fetched ${count(summary.comments)} comments (${count(tree.topLevel)} threads) on ${count(summary.paths)} paths in ${summary.seconds.toFixed(1)} s` +
+        ` (${count(summary.requests)} requests${summary.retries ? `, ${count(summary.retries)} retries` : ""}${crawl.crawls > 1 ? `, ${crawl.crawls} crawls` : ""})`,
+    );
+    return summary;
+  } catch (error) {
+    if (options.onError === "warn" && error instanceof CommentsApiError) {
+      logger.warn(`${error.message}. ${error.hint ?? ""} Rendering no comments (onError: "warn").`);
+      await writeStore(storeFile, { version: 1, domain: options.domain, pages: {} });
+      return { comments: 0, paths: 0, requests: client.requests, retries: client.retries, seconds: (performance.now() - started) / 1000 };
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,25 @@
+// The HTML a comment shows: the service's rendering, sanitized then highlighted; or, when the
+// service stored no rendering, the plain content as escaped paragraphs.
+import { highlightCodeBlocks } from "./highlight.ts";
+import { escapeHtml, sanitizeCommentHtml } from "./sanitize.ts";
+
+export interface RenderedBody {
+  html: string;
+  unknownLanguages: string[];
+}
+
+export function plainTextToHtml(content: string): string {
+  return content
+    .split(/\r?\n\s*\r?\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== "")
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\r?\n/g, "<br>")}</p>`)
+    .join("");
+}
+
+export function renderCommentBody(html: string, content: string): RenderedBody {
+  const sanitized = sanitizeCommentHtml(html).trim();
+  // A body that sanitizes to nothing (empty, or hostile markup only) falls back to the text.
+  if (sanitized === "") return { html: plainTextToHtml(content), unknownLanguages: [] };
+  return highlightCodeBlocks(sanitized);
+}
