@@ -5,7 +5,7 @@ export default defineConfig({
     projects: [
       { test: { name: "schema", root: "schema", include: ["test/**/*.test.ts"], environment: "node" } },
       { test: { name: "mock-server", root: "mock-server", include: ["test/**/*.test.ts"], environment: "node", testTimeout: 30_000 } },
-      // packages/astro-comments joins here with its own config.
+      "packages/astro-comments/vitest.config.ts",
     ],
   },
 });

@@ -20,7 +20,9 @@ function step(name: string, command: string, args: string[]): boolean {
 }
 
 step("generated API types are fresh", "node", ["schema/scripts/generate-types.ts", "--check"]);
-step("typecheck (tsc, strict)", "tsc", ["-p", "tsconfig.json"]);
+step("build packages (tsc -b schema packages/astro-comments)", "tsc", ["-b", "schema", "packages/astro-comments"]);
+step("typecheck tests, scripts and mock server (tsc, strict)", "tsc", ["-p", "tsconfig.json"]);
+step("astro check on examples/site", "astro", ["check", "--root", "examples/site"]);
 
 const report = join(mkdtempSync(join(tmpdir(), "astro-comments-tests-")), "vitest.json");
 process.stdout.write("\n== vitest\n");

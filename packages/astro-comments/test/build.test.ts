@@ -1,0 +1,150 @@
+// A real `astro build` of examples/site against the mock, as a user runs it (child process, so
+// the logs are captured as a user sees them).
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pathKey } from "../src/render/path-key.ts";
+import { auditMarkup, disallowedMarkup } from "./helpers/html-audit.ts";
+
+const site = fileURLToPath(new URL("../../../examples/site/", import.meta.url));
+const require = createRequire(import.meta.url);
+const astroBin = join(require.resolve("astro/package.json"), "..", "bin", "astro.mjs");
+const TOKEN = "tok-BUILD-SECRET-7f3a";
+
+async function astroBuild(env: Record<string, string>, outDir: string): Promise<{ code: number; log: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [astroBin, "build", "--outDir", outDir], {
+      cwd: site,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...env },
+    });
+    let log = "";
+    child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.once("error", reject);
+    // Astro colours and underlines parts of its log even without a TTY; compare plain text.
+    child.once("exit", (code) => resolve({ code: code ?? 1, log: log.replace(/\x1b\[[0-9;]*m/g, "") }));
+  });
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+}
+
+/** The elements of an HTML fragment as a tree of tag names with their attributes, for structure checks. */
+function section(html: string): string {
+  const start = html.indexOf("<section");
+  return html.slice(start, html.indexOf("</section>", start) + "</section>".length);
+}
+
+let mock: MockServer;
+let out: string;
+let build: { code: number; log: string };
+const page = (path: string) => readFileSync(join(out, path.replace(/^\//, ""), "index.html"), "utf8");
+const expectedCount = (path: string) =>
+  mock.store.threads("example.com").filter((t) => pathKey(t.path) === path).reduce((n, t) => n + 1 + t.children.length, 0);
+
+beforeAll(async () => {
+  mock = await startMockServer({ token: TOKEN });
+  out = mkdtempSync(join(tmpdir(), "ac-site-"));
+  build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN }, out);
+}, 120_000);
+afterAll(() => mock?.close());
+
+describe("astro build of the example site", () => {
+  it("succeeds and logs a one-line summary through the integration logger", () => {
+    expect(build.code, build.log).toBe(0);
+    expect(build.log).toMatch(/\[astro-comments\] fetched [\d,]+ comments \([\d,]+ threads\) on \d+ paths in [\d.]+ s \(\d+ requests\)/);
+  });
+
+  it("renders every comment nested in place, with the markup contract", () => {
+    for (const path of [showcasePaths.hello, showcasePaths.code, showcasePaths.world, showcasePaths.hostile, showcasePaths.long]) {
+      const html = section(page(path));
+      const audit = auditMarkup(html);
+      const articles = (html.match(/<article[^>]*data-comment[\s>]/g) ?? []).length;
+      expect(articles, path).toBe(expectedCount(path));
+      expect(html).toMatch(new RegExp(`data-comments-total>\\(${expectedCount(path)}\\)<`));
+      expect((html.match(/data-comment-author/g) ?? []).length).toBe(articles);
+      expect((html.match(/data-comment-body/g) ?? []).length).toBe(articles);
+      for (const [, datetime] of html.matchAll(/<time[^>]*datetime="([^"]+)"/g)) expect(datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(audit.elements).toContain("ol");
+    }
+    // Replies sit in [data-comment-replies] inside their parent's article.
+    const hello = section(page(showcasePaths.hello));
+    expect(hello).toMatch(/<article[^>]*data-comment><header[\s\S]*?Jane Doe[\s\S]*?<ol[^>]*data-comment-replies[^>]*>(<li[^>]*><article[^>]*data-comment>[\s\S]*?<\/article><\/li>){2}<\/ol><\/article>/);
+    // A comment stored under "/posts/hello-world/" shows on "/posts/hello-world".
+    expect(hello).toContain("Trailing slash, same page.");
+  });
+
+  it("shows the empty state on a page without approved comments", () => {
+    const quiet = section(page(showcasePaths.quiet));
+    expect(quiet).toContain("data-comments-empty");
+    expect(quiet).not.toContain("data-comment-author");
+    expect(quiet).not.toContain("Only Pending");
+  });
+
+  it("counts comments (replies included) on the index with data-comment-count", () => {
+    const index = readFileSync(join(out, "index.html"), "utf8");
+    for (const path of [showcasePaths.hello, showcasePaths.hostile, showcasePaths.quiet]) {
+      const count = expectedCount(path);
+      expect(index).toContain(`<a href="${path}/">`);
+      expect(index).toMatch(new RegExp(`href="${path}/"[^]*?data-comment-count="${count}">${count} comments?<`));
+    }
+  });
+
+  it("highlights code with PrismJS and leaves unknown languages as escaped code", () => {
+    const code = section(page(showcasePaths.code));
+    for (const language of ["javascript", "typescript", "python", "rust", "bash", "css", "markup", "go", "json", "sql"]) {
+      expect(code, language).toContain(`<pre class="language-${language}"><code class="language-${language}">`);
+    }
+    expect(code).toMatch(/<span class="token keyword">/);
+    expect(code).toContain('<code class="language-brainfuck-dialect">++++[&gt;++++&lt;-]&gt;. &lt;not a tag&gt;');
+  });
+
+  it("ships no script at all, and none of the hostile markup", () => {
+    const html = files(out).filter((f) => f.endsWith(".html"));
+    expect(html.length).toBe(7);
+    for (const file of html) {
+      const text = readFileSync(file, "utf8");
+      const audit = auditMarkup(text);
+      expect(audit.elements, file).not.toContain("script");
+      expect(audit.attributes.filter((a) => /\[on/.test(a)), file).toEqual([]);
+      expect(audit.hrefs.filter((h) => !/^(https?:|mailto:|\/)/.test(h)), file).toEqual([]);
+    }
+    expect(files(out).filter((f) => f.endsWith(".js"))).toEqual([]);
+    const hostile = section(page(showcasePaths.hostile));
+    const bodies = [...hostile.matchAll(/data-comment-body>([\s\S]*?)<\/div>/g)].map((m) => m[1] ?? "");
+    expect(bodies.length).toBeGreaterThan(16);
+    for (const body of bodies) expect(disallowedMarkup(body)).toEqual([]);
+    // Author names that look like markup are shown as text.
+    expect(hostile).toContain("&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;");
+  });
+
+  it("writes the token nowhere: not in the output, the store, or the logs", () => {
+    for (const file of [...files(out), ...files(join(site, ".astro"))]) expect(readFileSync(file, "utf8"), file).not.toContain(TOKEN);
+    expect(build.log).not.toContain(TOKEN);
+  });
+});
+
+describe("astro build with a wrong token", () => {
+  it("fails fast with one clear message, no token and no output", async () => {
+    const failedOut = join(mkdtempSync(join(tmpdir(), "ac-fail-")), "dist");
+    const wrong = "tok-WRONG-9d1c";
+    const result = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: wrong }, failedOut);
+    expect(result.code).not.toBe(0);
+    expect(result.log).toContain(`the comments API rejected the API token: ${mock.url}/api/comments?domain=example.com&per_page=50&page=1 (HTTP 401)`);
+    expect(result.log).toContain("COMMENTS_API_TOKEN");
+    expect(result.log).not.toContain(wrong);
+    expect(existsSync(join(failedOut, "index.html"))).toBe(false);
+  });
+
+  it("fails at config time with one sentence when nothing is configured", async () => {
+    const result = await astroBuild({ COMMENTS_DOMAIN: "", COMMENTS_API_URL: "", COMMENTS_API_TOKEN: "" }, join(tmpdir(), "ac-none"));
+    expect(result.code).not.toBe(0);
+    expect(result.log).toContain("astro-comments: set COMMENTS_DOMAIN, COMMENTS_API_URL and COMMENTS_API_TOKEN (in the environment or .env)");
+  });
+});

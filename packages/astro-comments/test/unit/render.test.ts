@@ -1,0 +1,96 @@
+import { codeSamples, hostileBodies } from "@astro-comments/mock-server";
+import { describe, expect, it } from "vitest";
+import { buildCommentTree } from "../../src/render/comment-tree.ts";
+import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
+import { pathKey } from "../../src/render/path-key.ts";
+import { renderCommentBody } from "../../src/render/render-body.ts";
+import { sanitizeCommentHtml } from "../../src/render/sanitize.ts";
+import { disallowedMarkup } from "../helpers/html-audit.ts";
+
+describe("path matching", () => {
+  it.each([
+    ["/posts/x/", "/posts/x"], ["/posts/x", "/posts/x"], ["posts/x", "/posts/x"], ["//posts//x//", "/posts/x"],
+    ["/posts/x/index.html", "/posts/x"], ["/posts/x.html", "/posts/x"], ["/", "/"], ["", "/"], ["/index.html", "/"],
+    ["https://example.com/posts/x/?utm=1#c", "/posts/x"], ["/posts/caf%C3%A9", "/posts/café"], ["/posts/cafe\u0301", "/posts/café"],
+    ["/posts/100%", "/posts/100%"], ["/Posts/X", "/Posts/X"],
+  ])("%j → %j", (input, key) => {
+    expect(pathKey(input)).toBe(key);
+  });
+});
+
+describe("sanitizing", () => {
+  it.each(hostileBodies.map((body) => [body]))("leaves only allow-listed markup in %s", (body) => {
+    const clean = sanitizeCommentHtml(body);
+    expect(disallowedMarkup(clean)).toEqual([]);
+    expect(clean.toLowerCase()).not.toMatch(/<script|javascript:|onerror|onload|ontoggle|onclick|<svg|<math|<iframe|<style/);
+    expect(sanitizeCommentHtml(clean)).toBe(clean);
+  });
+
+  it("keeps formatting, lists, quotes and code, and marks links nofollow ugc noopener", () => {
+    const html = '<p>Hi <strong>there</strong> <a href="https://x.example/a?b=1&amp;c=2" target="_blank" onclick="x()">link</a></p><ul><li>one</li></ul><blockquote><p>q</p></blockquote><pre><code class="language-js extra">a &lt; b</code></pre>';
+    expect(sanitizeCommentHtml(html)).toBe(
+      '<p>Hi <strong>there</strong> <a href="https://x.example/a?b=1&amp;c=2" rel="nofollow ugc noopener">link</a></p><ul><li>one</li></ul><blockquote><p>q</p></blockquote><pre><code class="language-js">a &lt; b</code></pre>',
+    );
+  });
+
+  it("drops dangerous URL schemes however they are spelled", () => {
+    for (const href of ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "&#106;avascript:alert(1)", " javascript:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:x", "//evil.example/"]) {
+      const clean = sanitizeCommentHtml(`<a href="${href}">x</a>`);
+      expect(clean, href).not.toContain("href");
+    }
+  });
+
+  it("turns headings into paragraphs so comments cannot break the page outline", () => {
+    expect(sanitizeCommentHtml("<h1>Big</h1>")).toBe("<p>Big</p>");
+  });
+});
+
+describe("highlighting", () => {
+  it("tokenizes every sample language PrismJS knows, resolving aliases", () => {
+    for (const sample of codeSamples) {
+      const html = sanitizeCommentHtml(`<pre><code class="language-${sample.language}">${sample.code.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</code></pre>`);
+      const { html: out, unknownLanguages } = highlightCodeBlocks(html);
+      if (sample.language === "brainfuck-dialect") {
+        expect(unknownLanguages).toEqual(["brainfuck-dialect"]);
+        expect(out).toBe(html);
+        expect(out).toContain("&lt;not a tag&gt;");
+      } else {
+        expect(unknownLanguages, sample.language).toEqual([]);
+        expect(out, sample.language).toMatch(/<span class="token [a-z-]+/);
+        expect(disallowedMarkup(out)).toEqual([]);
+      }
+    }
+    expect([resolveLanguage("ts"), resolveLanguage("py"), resolveLanguage("sh"), resolveLanguage("html")]).toEqual(["typescript", "python", "bash", "markup"]);
+  });
+
+  it("keeps markup inside code as text", () => {
+    const { html } = highlightCodeBlocks(sanitizeCommentHtml('<pre><code class="language-html">&lt;script&gt;alert(1)&lt;/script&gt;</code></pre>'));
+    expect(html).not.toContain("<script");
+    expect(html).toContain("&lt;");
+    expect(html).toContain('<pre class="language-markup"><code class="language-markup">');
+  });
+});
+
+describe("comment bodies", () => {
+  it("fall back to the escaped content when html is empty or sanitizes to nothing", () => {
+    expect(renderCommentBody("", "a <b> & c\n\nsecond").html).toBe("<p>a &lt;b&gt; &amp; c</p><p>second</p>");
+    expect(renderCommentBody("<script>alert(1)</script>", "plain text").html).toBe("<p>plain text</p>");
+  });
+});
+
+describe("comment tree", () => {
+  const thread = (path: string, created: string, children = 0) => ({
+    created_at: created, content: "c", html: "<p>c</p>\n", status: "approved" as const, name: "n", path,
+    children: Array.from({ length: children }, (_, i) => ({ created_at: created.replace("00.000000", `0${i + 1}.000000`), content: "r", html: "<p>r</p>", status: "approved" as const, name: "r", path })),
+  });
+  it("merges spellings of one path, counts replies, and orders by time either way", () => {
+    const threads = [thread("/a", "2024-01-01T00:00:00.000000Z", 2), thread("/b", "2024-01-02T00:00:00.000000Z"), thread("/a/", "2024-01-03T00:00:00.000000Z", 1)];
+    const tree = buildCommentTree(threads);
+    expect(tree.pages.get("/a")?.count).toBe(5);
+    expect(tree.pages.get("/a")?.comments.map((c) => c.createdAt)).toEqual(["2024-01-01T00:00:00.000000Z", "2024-01-03T00:00:00.000000Z"]);
+    expect(tree.pages.get("/a")?.comments[0]?.replies).toHaveLength(2);
+    expect(tree.replies).toBe(3);
+    const newest = buildCommentTree(threads, "newest-first");
+    expect(newest.pages.get("/a")?.comments.map((c) => c.createdAt)).toEqual(["2024-01-03T00:00:00.000000Z", "2024-01-01T00:00:00.000000Z"]);
+  });
+});
