@@ -31,6 +31,10 @@ async function astroBuild(env: Record<string, string>, outDir: string): Promise<
   });
 }
 
+function withoutVitestEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|NODE_ENV$)/.test(name)));
+}
+
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
 }
@@ -146,5 +150,40 @@ describe("astro build with a wrong token", () => {
     const result = await astroBuild({ COMMENTS_DOMAIN: "", COMMENTS_API_URL: "", COMMENTS_API_TOKEN: "" }, join(tmpdir(), "ac-none"));
     expect(result.code).not.toBe(0);
     expect(result.log).toContain("astro-comments: set COMMENTS_DOMAIN, COMMENTS_API_URL and COMMENTS_API_TOKEN (in the environment or .env)");
+  });
+});
+
+describe("astro dev", () => {
+  it("fetches at server start and serves pages with the comments nested", async () => {
+    const probe = await import("node:net").then(({ createServer }) => new Promise<number>((resolve) => {
+      const server = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as import("node:net").AddressInfo;
+        server.close(() => resolve(port));
+      });
+    }));
+    const child = spawn(process.execPath, [astroBin, "dev", "--host", "127.0.0.1", "--port", String(probe)], {
+      cwd: site,
+      // Without vitest's own variables (NODE_ENV=test, VITEST*): under them Astro's dev server
+      // answers every page with "Cannot GET".
+      env: { ...withoutVitestEnv(), NODE_ENV: "development", ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN },
+    });
+    let log = "";
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          log += chunk.toString();
+          if (/ready in/.test(log) && /Synced content/.test(log)) resolve();
+        });
+        child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+        child.once("exit", (code) => reject(new Error(`astro dev exited with ${code}:\n${log}`)));
+      });
+      const html = await fetch(`http://127.0.0.1:${probe}${showcasePaths.hello}/`).then((r) => r.text());
+      expect((html.match(/<article[^>]*data-comment[\s>]/g) ?? []).length, html.slice(0, 3000)).toBe(expectedCount(showcasePaths.hello));
+      expect((html.match(/data-comment-replies/g) ?? []).length).toBe(2);
+      expect(log).toMatch(/\[astro-comments\] fetched [\d,]+ comments/);
+      expect(log).not.toContain(TOKEN);
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 });
