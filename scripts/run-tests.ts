@@ -1,7 +1,7 @@
 // The README's test command: typecheck, schema/type freshness, package build, then every vitest
 // project. Ends with one line "N passed, N failed" (the form CI reads).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -19,6 +19,9 @@ function step(name: string, command: string, args: string[]): boolean {
   return ok;
 }
 
+if (!existsSync("/usr/bin/chromium")) {
+  process.stdout.write("\nThe browser tests need Debian's Chromium at /usr/bin/chromium: run `apt-get install chromium` (.ci/run does).\n");
+}
 step("generated API types are fresh", "node", ["schema/scripts/generate-types.ts", "--check"]);
 step("build packages (tsc -b schema packages/astro-comments)", "tsc", ["-b", "schema", "packages/astro-comments"]);
 step("typecheck tests, scripts and mock server (tsc, strict)", "tsc", ["-p", "tsconfig.json"]);

@@ -3,3 +3,4 @@ export type { FaultOptions } from "./faults.ts";
 export { generateDataset, exampleDomain, emptyDomain, showcasePaths, type StoredComment, type DatasetOptions } from "./dataset/generate-dataset.ts";
 export { CommentStore } from "./dataset/comment-store.ts";
 export { hostileBodies, authorNames, codeSamples } from "./dataset/text-corpus.ts";
+export { xssBodies, xssNames } from "./dataset/xss-corpus.ts";

@@ -2,6 +2,7 @@
 // unapproved comments that must never be served, and the awkward content a consumer has to handle.
 import { dice, type Dice } from "../random.ts";
 import { authorNames, codeSamples, escapeHtml, hostileBodies, sentence } from "./text-corpus.ts";
+import { xssBodies, xssNames } from "./xss-corpus.ts";
 
 export type StoredStatus = "approved" | "pending" | "spam";
 
@@ -37,6 +38,7 @@ export const showcasePaths = {
   hostile: "/posts/hostile-input",
   long: "/posts/long-thread",
   quiet: "/posts/quiet-post",
+  xss: "/posts/xss-corpus",
 } as const;
 
 // Share of random top-level comments per domain; empty.example only ever has unapproved ones.
@@ -146,6 +148,11 @@ function showcase(builder: DatasetBuilder): number {
   builder.thread(d, p.long, "approved", 12, builder.body("long"), "Grace Hopper");
   builder.thread(d, p.long, "approved", 0, { content: "My rendering is empty: <b>show me as text</b> & escape me.", html: "" }, "Empty Html");
   builder.thread(d, p.quiet, "pending", 0, builder.body("plain"), "Only Pending");
+  // The XSS corpus: each vector is both the rendering and the source text of its comment.
+  xssBodies.forEach((html, i) => {
+    const parent = builder.thread(d, p.xss, "approved", 0, { content: html, html }, xssNames[i % xssNames.length]);
+    if (i % 10 === 0) builder.add({ domain: d, path: p.xss, status: "approved", parentId: parent.id, name: xssNames[(i + 1) % xssNames.length]!, content: html, html });
+  });
   builder.thread(d, "/", "approved", 1, builder.body("plain"), "Home Page Fan");
   builder.thread(emptyDomain, "/", "pending", 0, builder.body("plain"), "Nobody Approved Me");
   builder.moderateReplies = true;

@@ -27,6 +27,7 @@ const droppedWithContent = [
 ];
 
 const LINK_REL = "nofollow ugc noopener";
+const SAFE_HREF = /^(https?:\/\/|mailto:)[^\s\u0000-\u001f]*$/i;
 
 const options: sanitizeHtml.IOptions = {
   allowedTags: [...allowedElements],
@@ -41,7 +42,17 @@ const options: sanitizeHtml.IOptions = {
   // Headings inside a comment would break the page's outline.
   transformTags: {
     h1: "p", h2: "p", h3: "p", h4: "p", h5: "p", h6: "p",
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: LINK_REL } }),
+    // Links keep an href only when it is an absolute http(s) or mailto URL, as parsed (entities
+    // decoded). Relative, fragment or whitespace-prefixed hrefs are dropped: " javascript:…" is
+    // relative to a sanitizer but runs in a browser, which strips the leading space.
+    a: (tagName, attribs) => {
+      // A fixed attribute order keeps sanitizing idempotent.
+      const { href, title } = attribs;
+      const kept: Record<string, string> = {};
+      if (href !== undefined && SAFE_HREF.test(href)) kept.href = href;
+      if (title !== undefined) kept.title = title;
+      return { tagName, attribs: { ...kept, rel: LINK_REL } };
+    },
   },
   exclusiveFilter: (frame) => frame.tag === "a" && !frame.attribs.href && !frame.text.trim(),
 };

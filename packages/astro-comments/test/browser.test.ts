@@ -1,0 +1,206 @@
+/// <reference lib="dom" />
+// The built example site in a real browser (Debian's Chromium through playwright-core): comments
+// visible and nested, code highlighted, layouts at phone and desktop widths, and not one script
+// run by the XSS corpus. Screenshots land in docs/screenshots for the README.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { showcasePaths, startMockServer, xssBodies, xssNames, type MockServer } from "@astro-comments/mock-server";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const CHROMIUM = "/usr/bin/chromium";
+const site = fileURLToPath(new URL("../../../examples/site/", import.meta.url));
+const screenshots = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+const require = createRequire(import.meta.url);
+const astroBin = join(require.resolve("astro/package.json"), "..", "bin", "astro.mjs");
+const pages = ["/", ...Object.values(showcasePaths).map((p) => `${p}/`)];
+
+let mock: MockServer;
+let server: { url: string; close: () => Promise<void> };
+let browser: Browser;
+
+interface Tripwire {
+  dialogs: string[];
+  consoleErrors: string[];
+  pageErrors: string[];
+}
+
+// Runs before any page script: any call to these, or any payload setting __xss, is an execution.
+const initScript = `
+  window.__xss = undefined;
+  for (const name of ["alert", "confirm", "prompt", "print"]) {
+    window[name] = (...args) => { window.__xss = (window.__xss || 0) + 1; window.__xssCalls = (window.__xssCalls || []).concat(name + "(" + args.join(",") + ")"); };
+  }
+`;
+
+async function open(path: string, options: { width: number; height: number; colorScheme?: "light" | "dark" } = { width: 1280, height: 900 }): Promise<{ page: Page; trip: Tripwire }> {
+  const context = await browser.newContext({ viewport: { width: options.width, height: options.height }, colorScheme: options.colorScheme ?? "light", javaScriptEnabled: true });
+  await context.addInitScript(initScript);
+  const page = await context.newPage();
+  const trip: Tripwire = { dialogs: [], consoleErrors: [], pageErrors: [] };
+  page.on("dialog", (dialog) => {
+    trip.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") trip.consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => trip.pageErrors.push(error.message));
+  const response = await page.goto(`${server.url}${path}`, { waitUntil: "load" });
+  expect(response?.status(), path).toBe(200);
+  return { page, trip };
+}
+
+/** Fires the events hostile attributes listen for on every element in the comments section. */
+async function provoke(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const element of document.querySelectorAll("[data-comments] *")) {
+      for (const type of ["mouseover", "mouseenter", "pointerover", "focus", "animationstart", "toggle"]) element.dispatchEvent(new Event(type, { bubbles: true }));
+      if (element instanceof HTMLElement) element.focus();
+    }
+  });
+}
+
+async function executed(page: Page, trip: Tripwire): Promise<string[]> {
+  const marker = await page.evaluate(() => (window as unknown as { __xssCalls?: string[]; __xss?: unknown }).__xssCalls ?? ((window as unknown as { __xss?: unknown }).__xss ? ["__xss set"] : []));
+  return [...trip.dialogs, ...marker, ...trip.pageErrors];
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium); .ci/run does this.`);
+  mock = await startMockServer({ token: "tok-browser" });
+  const out = mkdtempSync(join(tmpdir(), "ac-browser-"));
+  const code = await new Promise<number>((resolve, reject) => {
+    const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
+      cwd: site, stdio: "ignore",
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
+    });
+    child.once("error", reject);
+    child.once("exit", (c) => resolve(c ?? 1));
+  });
+  if (code !== 0) throw new Error(`astro build failed with ${code}`);
+  server = await (await import("./helpers/static-site.ts")).serveStatic(out);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await mock?.close();
+});
+
+describe("in Chromium", () => {
+  it("shows the comments nested as the markup contract says", async () => {
+    const { page } = await open(`${showcasePaths.hello}/`);
+    const summary = await page.evaluate(() => {
+      const section = document.querySelector("section[data-comments]")!;
+      const top = [...section.querySelectorAll(":scope > ol > li > article[data-comment]")];
+      return {
+        heading: section.querySelector("h2")?.textContent,
+        top: top.length,
+        visible: top.every((a) => (a as HTMLElement).offsetHeight > 0),
+        nested: top.map((a) => a.querySelectorAll(":scope > [data-comment-replies] > li > article[data-comment]").length),
+        authors: [...section.querySelectorAll("[data-comment-author]")].map((e) => e.textContent),
+        times: [...section.querySelectorAll("time")].map((t) => t.getAttribute("datetime")),
+      };
+    });
+    expect(summary.heading).toBe("Comments (5)");
+    expect(summary.top).toBe(2);
+    expect(summary.visible).toBe(true);
+    expect(summary.nested).toEqual([2, 1]);
+    expect(summary.authors[0]).toBe("Jane Doe");
+    expect(summary.times.every((t) => t !== null && !Number.isNaN(Date.parse(t)))).toBe(true);
+    await page.context().close();
+  });
+
+  it("highlights code: PrismJS tokens are styled differently from plain code", async () => {
+    const { page } = await open(`${showcasePaths.code}/`);
+    const colours = await page.evaluate(() => {
+      const keyword = document.querySelector("[data-comments] .token.keyword");
+      const code = document.querySelector("[data-comments] pre code");
+      return { keyword: keyword && getComputedStyle(keyword).color, code: code && getComputedStyle(code).color, tokens: document.querySelectorAll("[data-comments] .token").length };
+    });
+    expect(colours.tokens).toBeGreaterThan(50);
+    expect(colours.keyword).not.toBe(colours.code);
+    await page.context().close();
+  });
+
+  it.each([["phone", 375, 740], ["desktop", 1280, 900]])("lays out without horizontal overflow at %s width", async (_, width, height) => {
+    for (const path of pages) {
+      const { page } = await open(path, { width, height });
+      const layout = await page.evaluate(() => {
+        const section = document.querySelector("[data-comments]");
+        return { scroll: document.documentElement.scrollWidth, viewport: window.innerWidth, section: section ? section.getBoundingClientRect().width : 0 };
+      });
+      expect(layout.scroll, `${path} at ${width}px`).toBeLessThanOrEqual(layout.viewport);
+      expect(layout.section).toBeLessThanOrEqual(layout.viewport);
+      await page.context().close();
+    }
+  });
+
+  it("runs no script on any page: no dialog, no marker, no console error", async () => {
+    for (const path of pages) {
+      const { page, trip } = await open(path);
+      await provoke(page);
+      expect(await executed(page, trip), path).toEqual([]);
+      expect(trip.consoleErrors, path).toEqual([]);
+      expect(await page.evaluate(() => document.scripts.length), path).toBe(0);
+      await page.context().close();
+    }
+  });
+
+  it("the XSS corpus: every vector rendered, none executed, only allow-listed markup in the DOM", async () => {
+    const { page, trip } = await open(`${showcasePaths.xss}/`);
+    await provoke(page);
+    const dom = await page.evaluate(() => {
+      const section = document.querySelector("[data-comments]")!;
+      const bodies = [...section.querySelectorAll("[data-comment-body]")];
+      const tags = new Set<string>();
+      const attributes: string[] = [];
+      const hrefs: string[] = [];
+      for (const body of bodies) {
+        for (const element of body.querySelectorAll("*")) {
+          tags.add(element.localName);
+          for (const attribute of element.attributes) {
+            attributes.push(`${element.localName}[${attribute.name}]`);
+            if (attribute.name === "href") hrefs.push((element as HTMLAnchorElement).href);
+          }
+        }
+      }
+      return { bodies: bodies.length, names: [...section.querySelectorAll("[data-comment-author]")].map((e) => e.textContent ?? ""), tags: [...tags].sort(), attributes: [...new Set(attributes)].sort(), hrefs };
+    });
+    const vectors = xssBodies.length + xssNames.length;
+    const ran = await executed(page, trip);
+    // The figures the README reports.
+    console.info(`XSS corpus: ${vectors} vectors tried (${xssBodies.length} bodies, ${xssNames.length} names), ${ran.length} executed, ${dom.bodies} comments rendered`);
+    expect(vectors).toBeGreaterThanOrEqual(100);
+    expect(dom.bodies).toBeGreaterThanOrEqual(xssBodies.length);
+    expect(ran).toEqual([]);
+    const allowedTags = ["a", "b", "blockquote", "br", "code", "em", "i", "li", "ol", "p", "pre", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul"];
+    expect(dom.tags.filter((tag) => !allowedTags.includes(tag))).toEqual([]);
+    expect(dom.attributes.filter((a) => !["a[href]", "a[rel]", "a[title]", "code[class]", "pre[class]", "span[class]"].includes(a))).toEqual([]);
+    expect(dom.hrefs.filter((h) => !/^(https?:|mailto:)/.test(h))).toEqual([]);
+    // Hostile names are shown, as text.
+    for (const name of xssNames) expect(dom.names).toContain(name);
+    await page.context().close();
+  });
+
+  it("saves light and dark screenshots for the README", async () => {
+    mkdirSync(screenshots, { recursive: true });
+    for (const colorScheme of ["light", "dark"] as const) {
+      const { page } = await open(`${showcasePaths.code}/`, { width: 900, height: 1100, colorScheme });
+      await page.locator("[data-comments]").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(screenshots, `comments-${colorScheme}.png`) });
+      const background = await page.evaluate(() => getComputedStyle(document.querySelector(".astro-comments__comment")!).backgroundColor);
+      expect(background, colorScheme).toBe(colorScheme === "light" ? "rgb(246, 248, 250)" : "rgb(21, 27, 35)");
+      await page.context().close();
+    }
+    const { page } = await open(`${showcasePaths.hello}/`, { width: 375, height: 900 });
+    await page.screenshot({ path: join(screenshots, "comments-phone.png"), fullPage: true });
+    await page.context().close();
+  });
+});
