@@ -12,6 +12,7 @@ const usage = `Usage: npm run mock -- [options]
   --seed S                 dataset and fault seed (default 1)
   --size N                 approved top-level comments over all domains (default 600; replies come on top)
   --paths N                distinct page paths (default size/10, at least 20)
+  --domains A,B            put the random comments on these domains, evenly (default: three example domains)
   --max-per-page N         cap on per_page (default ${DEFAULT_MAX_PER_PAGE})
   --keep-query             keep domain/path/per_page in pagination links (the real service drops them)
 Faults (deterministic from --seed):
@@ -42,7 +43,7 @@ try {
     strict: true,
     options: {
       ...Object.fromEntries(
-        ["port", "host", "token", "seed", "size", "paths", "max-per-page", "latency", "latency-spike-rate", "latency-spike", "error-rate", "drop-rate", "rate-limit", "rate-window", "max-consecutive-faults", "approve-after", "approve-count"]
+        ["port", "host", "token", "seed", "size", "paths", "domains", "max-per-page", "latency", "latency-spike-rate", "latency-spike", "error-rate", "drop-rate", "rate-limit", "rate-window", "max-consecutive-faults", "approve-after", "approve-count"]
           .map((name) => [name, { type: "string" as const }]),
       ),
       "keep-query": { type: "boolean" },
@@ -77,7 +78,12 @@ const server = await startMockServer({
   port: number("port", str("port"), { max: 65535 }) ?? 4010,
   host: str("host") ?? "127.0.0.1",
   token: str("token") ?? DEFAULT_TOKEN,
-  dataset: { seed, size: number("size", str("size")), paths: number("paths", str("paths"), { min: 1 }) },
+  dataset: {
+    seed,
+    size: number("size", str("size")),
+    paths: number("paths", str("paths"), { min: 1 }),
+    ...(str("domains") ? { domains: str("domains")!.split(",").map((d, _, all) => [d.trim(), 1 / all.length] as const) } : {}),
+  },
   maxPerPage: number("max-per-page", str("max-per-page"), { min: 1 }),
   keepQueryInLinks: Boolean(args["keep-query"]),
   faults,

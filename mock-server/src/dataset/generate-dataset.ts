@@ -26,6 +26,8 @@ export interface DatasetOptions {
   size?: number;
   /** Distinct page paths over all domains. Default: size / 10, at least 20. */
   paths?: number;
+  /** How random comments are shared among domains (shares sum to 1). Default: example.com 0.6, blog.example.org 0.25, docs.example.net 0.15. */
+  domains?: ReadonlyArray<readonly [string, number]>;
 }
 
 export const exampleDomain = "example.com";
@@ -42,7 +44,7 @@ export const showcasePaths = {
 } as const;
 
 // Share of random top-level comments per domain; empty.example only ever has unapproved ones.
-const domainShares: ReadonlyArray<readonly [string, number]> = [
+const defaultDomainShares: ReadonlyArray<readonly [string, number]> = [
   [exampleDomain, 0.6],
   ["blog.example.org", 0.25],
   ["docs.example.net", 0.15],
@@ -173,6 +175,7 @@ function randomPaths(rng: Dice, count: number): string[] {
 export function generateDataset(options: DatasetOptions = {}): StoredComment[] {
   const seed = options.seed ?? 1;
   const size = Math.max(0, Math.floor(options.size ?? 600));
+  const domainShares = options.domains ?? defaultDomainShares;
   const pathCount = Math.max(domainShares.length, Math.floor(options.paths ?? Math.max(20, size / 10)));
   const rng = dice(seed);
   const builder = new DatasetBuilder(rng);

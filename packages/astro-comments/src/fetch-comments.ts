@@ -12,6 +12,8 @@ export interface FetchSummary {
   paths: number;
   requests: number;
   retries: number;
+  /** Response bytes received. */
+  bytes: number;
   seconds: number;
 }
 
@@ -62,18 +64,19 @@ export async function fetchComments(options: ResolvedOptions, storeFile: string,
       paths: tree.pages.size,
       requests: client.requests,
       retries: client.retries,
+      bytes: client.bytes,
       seconds: (performance.now() - started) / 1000,
     };
     logger.info(
       `fetched ${count(summary.comments)} comments (${count(tree.topLevel)} threads) on ${count(summary.paths)} paths in ${summary.seconds.toFixed(1)} s` +
-        ` (${count(summary.requests)} requests${summary.retries ? `, ${count(summary.retries)} retries` : ""}${crawl.crawls > 1 ? `, ${crawl.crawls} crawls` : ""})`,
+        ` (${count(summary.requests)} requests, ${(summary.bytes / 1_048_576).toFixed(1)} MiB${summary.retries ? `, ${count(summary.retries)} retries` : ""}${crawl.crawls > 1 ? `, ${crawl.crawls} crawls` : ""})`,
     );
     return summary;
   } catch (error) {
     if (options.onError === "warn" && error instanceof CommentsApiError) {
       logger.warn(`${error.message}. ${error.hint ?? ""} Rendering no comments (onError: "warn").`);
       await writeStore(storeFile, { version: 1, domain: options.domain, pages: {} });
-      return { comments: 0, paths: 0, requests: client.requests, retries: client.retries, seconds: (performance.now() - started) / 1000 };
+      return { comments: 0, paths: 0, requests: client.requests, retries: client.retries, bytes: client.bytes, seconds: (performance.now() - started) / 1000 };
     }
     throw error;
   } finally {

@@ -35,6 +35,8 @@ export interface CommentsClient {
   fetchPage(page: number, perPage: number): Promise<FetchedPage>;
   readonly requests: number;
   readonly retries: number;
+  /** Response bytes received, all attempts included. */
+  readonly bytes: number;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   const redact = (text: string) => (options.token ? text.split(options.token).join("[token]") : text);
   let requests = 0;
   let retries = 0;
+  let bytes = 0;
 
   async function readBody(body: AsyncIterable<Buffer>, url: string, status: number): Promise<string> {
     const chunks: Buffer[] = [];
@@ -93,6 +96,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       }
       chunks.push(chunk);
     }
+    bytes += size;
     return Buffer.concat(chunks).toString("utf8");
   }
 
@@ -193,6 +197,9 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     },
     get retries() {
       return retries;
+    },
+    get bytes() {
+      return bytes;
     },
     close: () => agent.close(),
   };
