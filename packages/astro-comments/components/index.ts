@@ -1,3 +1,2 @@
 export { default as Comments } from "./Comments.astro";
 export { default as CommentCount } from "./CommentCount.astro";
-export { default as CommentItem } from "./CommentItem.astro";

@@ -29,6 +29,20 @@ export function parseStore(text: string, file: string): StoredComments {
   return store as StoredComments;
 }
 
+// In-process handoff: build and dev render in the process that fetched, so components use the
+// store the integration already holds instead of parsing a second copy from disk.
+const registry = Symbol.for("astro-comments.stores");
+type Registry = Map<string, StoredComments>;
+
+export function publishStore(file: string, store: StoredComments): void {
+  const scope = globalThis as { [registry]?: Registry };
+  (scope[registry] ??= new Map()).set(file, store);
+}
+
+export function publishedStore(file: string): StoredComments | undefined {
+  return (globalThis as { [registry]?: Registry })[registry]?.get(file);
+}
+
 export async function readStore(file: string): Promise<StoredComments> {
   return parseStore(await readFile(file, "utf8"), file);
 }

@@ -2,10 +2,13 @@
 import type { AstroIntegrationLogger } from "astro";
 import { crawlAllPages } from "./api/crawl.ts";
 import { createCommentsClient, type CommentsClientOptions } from "./api/http-client.ts";
-import { writeStore, type StoredComments } from "./comments-store.ts";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { publishStore, writeStore, type StoredComments } from "./comments-store.ts";
+import { createRenderCache, loadRenderCache, RENDER_VERSION } from "./render/render-cache.ts";
 import { CommentsApiError } from "./errors.ts";
 import type { ResolvedOptions } from "./options.ts";
-import { buildCommentTree } from "./render/comment-tree.ts";
+import { groupByPage, renderThread } from "./render/comment-tree.ts";
 
 export interface FetchSummary {
   comments: number;
@@ -39,8 +42,12 @@ export async function fetchComments(options: ResolvedOptions, storeFile: string,
   });
   let lastLoggedQuarter = 0;
   try {
+    const unknownLanguages = new Set<string>();
+    const cacheFile = join(dirname(storeFile), "render-cache.json");
+    const cache = createRenderCache(await loadRenderCache(cacheFile));
     const crawl = await crawlAllPages({
       fetchPage: client.fetchPage,
+      mapPage: (threads) => threads.map((thread) => renderThread(thread, unknownLanguages, cache.render)),
       endpoint,
       perPage: options.perPage,
       concurrency: options.concurrency,
@@ -53,9 +60,12 @@ export async function fetchComments(options: ResolvedOptions, storeFile: string,
       },
       onRestart: (reason) => logger.warn(`comments changed during the crawl (${reason}); crawling again`),
     });
-    const tree = buildCommentTree(crawl.threads, options.order);
+    const tree = { ...groupByPage(crawl.threads, options.order), unknownLanguages };
     const store: StoredComments = { version: 1, domain: options.domain, pages: Object.fromEntries(tree.pages) };
     await writeStore(storeFile, store);
+    publishStore(storeFile, store);
+    await mkdir(dirname(cacheFile), { recursive: true });
+    await writeFile(cacheFile, JSON.stringify({ version: RENDER_VERSION, entries: cache.entries() }));
     if (tree.unknownLanguages.size > 0) {
       logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...tree.unknownLanguages].sort().join(", ")}`);
     }
@@ -69,13 +79,15 @@ export async function fetchComments(options: ResolvedOptions, storeFile: string,
     };
     logger.info(
       `fetched ${count(summary.comments)} comments (${count(tree.topLevel)} threads) on ${count(summary.paths)} paths in ${summary.seconds.toFixed(1)} s` +
-        ` (${count(summary.requests)} requests, ${(summary.bytes / 1_048_576).toFixed(1)} MiB${summary.retries ? `, ${count(summary.retries)} retries` : ""}${crawl.crawls > 1 ? `, ${crawl.crawls} crawls` : ""})`,
+        ` (${count(summary.requests)} requests, ${(summary.bytes / 1_048_576).toFixed(1)} MiB${summary.retries ? `, ${count(summary.retries)} retries` : ""}${crawl.crawls > 1 ? `, ${crawl.crawls} crawls` : ""}${cache.hits ? `, ${count(cache.hits)} bodies from the render cache` : ""})`,
     );
     return summary;
   } catch (error) {
     if (options.onError === "warn" && error instanceof CommentsApiError) {
       logger.warn(`${error.message}. ${error.hint ?? ""} Rendering no comments (onError: "warn").`);
-      await writeStore(storeFile, { version: 1, domain: options.domain, pages: {} });
+      const empty: StoredComments = { version: 1, domain: options.domain, pages: {} };
+      await writeStore(storeFile, empty);
+      publishStore(storeFile, empty);
       return { comments: 0, paths: 0, requests: client.requests, retries: client.retries, bytes: client.bytes, seconds: (performance.now() - started) / 1000 };
     }
     throw error;

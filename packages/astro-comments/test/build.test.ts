@@ -62,7 +62,7 @@ afterAll(() => mock?.close());
 describe("astro build of the example site", () => {
   it("succeeds and logs a one-line summary through the integration logger", () => {
     expect(build.code, build.log).toBe(0);
-    expect(build.log).toMatch(/\[astro-comments\] fetched [\d,]+ comments \([\d,]+ threads\) on \d+ paths in [\d.]+ s \(\d+ requests, [\d.]+ MiB\)/);
+    expect(build.log).toMatch(/\[astro-comments\] fetched [\d,]+ comments \([\d,]+ threads\) on \d+ paths in [\d.]+ s \(\d+ requests, [\d.]+ MiB(, [\d,]+ bodies from the render cache)?\)/);
   });
 
   it("renders every comment nested in place, with the markup contract", () => {

@@ -7,8 +7,13 @@ import { CommentsApiError } from "../errors.ts";
 import { boundedMap } from "./bounded-map.ts";
 import type { FetchedPage } from "./http-client.ts";
 
-export interface CrawlOptions {
+export interface CrawlOptions<T = CommentThread> {
   fetchPage: (page: number, perPage: number) => Promise<FetchedPage>;
+  /**
+   * Turns each page's threads into what the caller keeps, as soon as the page arrives: the work
+   * overlaps the other requests' network time, and the raw page can be dropped at once.
+   */
+  mapPage?: (threads: CommentThread[]) => T[];
   /** The endpoint, for error messages. */
   endpoint: string;
   perPage: number;
@@ -19,8 +24,9 @@ export interface CrawlOptions {
   onRestart?: (reason: string) => void;
 }
 
-export interface CrawlResult {
-  threads: CommentThread[];
+export interface CrawlResult<T = CommentThread> {
+  /** Every top-level comment in served order, through mapPage when given. */
+  threads: T[];
   /** meta.total: approved top-level comments. */
   total: number;
   pages: number;
@@ -33,7 +39,18 @@ class ListChanged extends Error {}
 
 const identity = (thread: CommentThread) => `${thread.created_at}\u0000${thread.path}\u0000${thread.name}\u0000${thread.content}`;
 
-async function crawlOnce(options: CrawlOptions): Promise<CrawlResult & { crawls: 0 }> {
+async function crawlOnce<T>(options: CrawlOptions<T>): Promise<CrawlResult<T> & { crawls: 0 }> {
+  const map = options.mapPage ?? ((threads: CommentThread[]) => threads as unknown as T[]);
+  const seen = new Set<string>();
+  let duplicated = false;
+  const keep = (threads: CommentThread[]) => {
+    for (const thread of threads) {
+      const key = identity(thread);
+      if (seen.has(key)) duplicated = true;
+      seen.add(key);
+    }
+    return map(threads);
+  };
   const first = await options.fetchPage(1, options.perPage);
   const { total, per_page: perPage, last_page: lastPage } = first.body.meta;
   if (lastPage !== Math.max(1, Math.ceil(total / perPage))) {
@@ -51,22 +68,21 @@ async function crawlOnce(options: CrawlOptions): Promise<CrawlResult & { crawls:
     return data;
   };
 
-  const pages: CommentThread[][] = [check(first, 1)];
+  const pages: T[][] = [keep(check(first, 1))];
   let pagesDone = 1;
   options.onProgress?.({ pagesDone, pages: lastPage });
   const rest = Array.from({ length: lastPage - 1 }, (_, i) => i + 2);
   const fetched = await boundedMap(rest, options.concurrency, async (page) => {
-    const data = check(await options.fetchPage(page, perPage), page);
+    const data = keep(check(await options.fetchPage(page, perPage), page));
     options.onProgress?.({ pagesDone: ++pagesDone, pages: lastPage });
     return data;
   });
   pages.push(...fetched);
-  const threads = pages.flat();
-  if (new Set(threads.map(identity)).size !== threads.length) throw new ListChanged("a comment appeared on two pages");
-  return { threads, total, pages: lastPage, perPage, crawls: 0 };
+  if (duplicated) throw new ListChanged("a comment appeared on two pages");
+  return { threads: pages.flat(), total, pages: lastPage, perPage, crawls: 0 };
 }
 
-export async function crawlAllPages(options: CrawlOptions): Promise<CrawlResult> {
+export async function crawlAllPages<T = CommentThread>(options: CrawlOptions<T>): Promise<CrawlResult<T>> {
   const maxCrawls = options.maxCrawls ?? 3;
   for (let crawl = 1; ; crawl++) {
     try {

@@ -3,6 +3,7 @@
 import type { CommentReply, CommentThread } from "@astro-comments/schema";
 import { pathKey } from "./path-key.ts";
 import { renderCommentBody } from "./render-body.ts";
+import type { BodyRenderer } from "./render-cache.ts";
 
 /** A comment as components render it. `html` is sanitized and highlighted; `author` is plain text. */
 export interface RenderedComment {
@@ -30,22 +31,31 @@ export interface CommentsByPage {
   unknownLanguages: Set<string>;
 }
 
-export function buildCommentTree(threads: readonly CommentThread[], order: CommentOrder = "oldest-first"): CommentsByPage {
-  const pages = new Map<string, PageComments>();
-  const unknownLanguages = new Set<string>();
-  let replies = 0;
+/** Renders one thread (body sanitized and highlighted, replies nested); unknown fence languages are reported. */
+export function renderThread(thread: CommentThread, unknownLanguages?: Set<string>, renderBody: BodyRenderer = renderCommentBody): RenderedComment {
   const render = (comment: CommentThread | CommentReply, nested: RenderedComment[]): RenderedComment => {
-    const body = renderCommentBody(comment.html, comment.content);
-    body.unknownLanguages.forEach((language) => unknownLanguages.add(language));
+    const body = renderBody(comment.html, comment.content);
+    body.unknownLanguages.forEach((language) => unknownLanguages?.add(language));
     return { author: comment.name, createdAt: comment.created_at, html: body.html, path: comment.path, replies: nested };
   };
-  for (const thread of threads) {
-    const children = thread.children.map((reply) => render(reply, []));
-    replies += children.length;
-    const key = pathKey(thread.path);
+  return render(thread, thread.children.map((reply) => render(reply, [])));
+}
+
+export function buildCommentTree(threads: readonly CommentThread[], order: CommentOrder = "oldest-first"): CommentsByPage {
+  const unknownLanguages = new Set<string>();
+  return { ...groupByPage(threads.map((thread) => renderThread(thread, unknownLanguages)), order), unknownLanguages };
+}
+
+/** Groups rendered threads by page key and orders each page. */
+export function groupByPage(rendered: readonly RenderedComment[], order: CommentOrder = "oldest-first"): Omit<CommentsByPage, "unknownLanguages"> {
+  const pages = new Map<string, PageComments>();
+  let replies = 0;
+  for (const comment of rendered) {
+    replies += comment.replies.length;
+    const key = pathKey(comment.path);
     const page = pages.get(key) ?? { count: 0, comments: [] };
-    page.comments.push(render(thread, children));
-    page.count += 1 + children.length;
+    page.comments.push(comment);
+    page.count += 1 + comment.replies.length;
     pages.set(key, page);
   }
   // Threads arrive oldest first; comments stored under two spellings of one path interleave by time.
@@ -54,5 +64,5 @@ export function buildCommentTree(threads: readonly CommentThread[], order: Comme
     page.comments.sort(byTime);
     if (order === "newest-first") page.comments.reverse();
   }
-  return { pages, topLevel: threads.length, replies, unknownLanguages };
+  return { pages, topLevel: rendered.length, replies };
 }

@@ -3,17 +3,21 @@
 // Runs inside Astro's render (it imports a virtual module the integration provides).
 import { readFileSync, statSync } from "node:fs";
 import config from "virtual:astro-comments/config";
-import { parseStore, type StoredComments } from "../comments-store.ts";
+import { parseStore, publishedStore, type StoredComments } from "../comments-store.ts";
 import type { RenderSettings } from "../options.ts";
-import type { PageComments } from "../render/comment-tree.ts";
+import type { PageComments, RenderedComment } from "../render/comment-tree.ts";
 import { pathKey } from "../render/path-key.ts";
+import { commentItemsHtml } from "../render/comment-markup.ts";
 
 export type { PageComments, RenderedComment } from "../render/comment-tree.ts";
 export { pathKey } from "../render/path-key.ts";
+export { machineDate } from "../render/comment-markup.ts";
 
 let cached: { mtimeMs: number; store: StoredComments } | undefined;
 
 function store(): StoredComments {
+  const live = publishedStore(config.storeFile);
+  if (live) return live;
   let mtimeMs: number;
   try {
     mtimeMs = statSync(config.storeFile).mtimeMs;
@@ -61,10 +65,7 @@ export function formatCommentDate(createdAt: string): string {
   return formatter.format(new Date(createdAt));
 }
 
-/**
- * created_at as an HTML datetime value: HTML allows at most three fractional digits, the API
- * sends six.
- */
-export function machineDate(createdAt: string): string {
-  return new Date(createdAt).toISOString();
+/** The `<li>` items of a page's comment list, in the documented markup (what <Comments> renders). */
+export function renderCommentItems(comments: readonly RenderedComment[]): string {
+  return commentItemsHtml(comments, formatCommentDate);
 }

@@ -95,3 +95,32 @@ describe("comment tree", () => {
     expect(newest.pages.get("/a")?.comments.map((c) => c.createdAt)).toEqual(["2024-01-03T00:00:00.000000Z", "2024-01-01T00:00:00.000000Z"]);
   });
 });
+
+describe("comment markup", () => {
+  it("nests replies inside their article and escapes everything but the sanitized body", async () => {
+    const { commentItemsHtml } = await import("../../src/render/comment-markup.ts");
+    const reply = { author: "<b>R</b>", createdAt: "2024-01-02T03:04:05.123456Z", html: "<p>reply</p>", path: "/a", replies: [] };
+    const html = commentItemsHtml([{ author: 'A & "B"', createdAt: "2024-01-01T00:00:00.000000Z", html: "<p>top</p>", path: "/a", replies: [reply] }], (d) => `<${d}>`);
+    expect(html).toBe(
+      '<li class="astro-comments__item"><article class="astro-comments__comment" data-comment><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>A &amp; &quot;B&quot;</span> <time class="astro-comments__time" datetime="2024-01-01T00:00:00.000Z">&lt;2024-01-01T00:00:00.000000Z&gt;</time></header><div class="astro-comments__body" data-comment-body><p>top</p></div>' +
+        '<ol class="astro-comments__replies" data-comment-replies aria-label="Replies"><li class="astro-comments__item"><article class="astro-comments__comment" data-comment><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>&lt;b&gt;R&lt;/b&gt;</span> <time class="astro-comments__time" datetime="2024-01-02T03:04:05.123Z">&lt;2024-01-02T03:04:05.123456Z&gt;</time></header><div class="astro-comments__body" data-comment-body><p>reply</p></div></article></li></ol></article></li>',
+    );
+  });
+});
+
+describe("render cache", () => {
+  it("returns what a fresh render returns, counts hits, and keeps unknown languages", async () => {
+    const { createRenderCache, loadRenderCache } = await import("../../src/render/render-cache.ts");
+    const html = '<p>x</p><pre><code class="language-nope">a &lt; b</code></pre><script>alert(1)</script>';
+    const first = createRenderCache();
+    const fresh = first.render(html, "x");
+    expect(fresh).toEqual(renderCommentBody(html, "x"));
+    expect(first.hits).toBe(0);
+    const second = createRenderCache(first.entries());
+    expect(second.render(html, "x")).toEqual(fresh);
+    expect(second.render("<p>other</p>", "other").html).toBe("<p>other</p>");
+    expect(second.hits).toBe(1);
+    expect(fresh.unknownLanguages).toEqual(["nope"]);
+    expect(await loadRenderCache("/nonexistent/render-cache.json")).toEqual({});
+  });
+});
