@@ -1,6 +1,6 @@
 // The fetched, rendered comments of a build, as one JSON file in Astro's codegen folder
 // (.astro/integrations/astro-comments/). The integration writes it; components read it.
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { PageComments } from "./render/comment-tree.ts";
 
@@ -13,12 +13,19 @@ export interface StoredComments {
   pages: Record<string, PageComments>;
 }
 
-export async function writeStore(file: string, store: StoredComments): Promise<void> {
+/** Writes JSON aside and renames it into place, so a reader never sees half a file. */
+export async function writeJsonFile(file: string, value: unknown): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  // Written aside and renamed, so a reader never sees half a file.
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(store));
+  await writeFile(temporary, JSON.stringify(value));
   await rename(temporary, file);
+}
+
+/** Writes the store for other processes and hands it to components rendering in this one. */
+export async function saveStore(file: string, domain: string, pages: StoredComments["pages"]): Promise<void> {
+  const store: StoredComments = { version: STORE_VERSION, domain, pages };
+  await writeJsonFile(file, store);
+  publishStore(file, store);
 }
 
 export function parseStore(text: string, file: string): StoredComments {
@@ -34,15 +41,11 @@ export function parseStore(text: string, file: string): StoredComments {
 const registry = Symbol.for("astro-comments.stores");
 type Registry = Map<string, StoredComments>;
 
-export function publishStore(file: string, store: StoredComments): void {
+function publishStore(file: string, store: StoredComments): void {
   const scope = globalThis as { [registry]?: Registry };
   (scope[registry] ??= new Map()).set(file, store);
 }
 
 export function publishedStore(file: string): StoredComments | undefined {
   return (globalThis as { [registry]?: Registry })[registry]?.get(file);
-}
-
-export async function readStore(file: string): Promise<StoredComments> {
-  return parseStore(await readFile(file, "utf8"), file);
 }

@@ -2,9 +2,8 @@
 import type { AstroIntegrationLogger } from "astro";
 import { crawlAllPages } from "./api/crawl.ts";
 import { createCommentsClient, type CommentsClientOptions } from "./api/http-client.ts";
-import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { publishStore, writeStore, type StoredComments } from "./comments-store.ts";
+import { saveStore, writeJsonFile } from "./comments-store.ts";
 import { createRenderCache, loadRenderCache, RENDER_VERSION } from "./render/render-cache.ts";
 import { CommentsApiError } from "./errors.ts";
 import type { ResolvedOptions } from "./options.ts";
@@ -60,14 +59,11 @@ export async function fetchComments(options: ResolvedOptions, storeFile: string,
       },
       onRestart: (reason) => logger.warn(`comments changed during the crawl (${reason}); crawling again`),
     });
-    const tree = { ...groupByPage(crawl.threads, options.order), unknownLanguages };
-    const store: StoredComments = { version: 1, domain: options.domain, pages: Object.fromEntries(tree.pages) };
-    await writeStore(storeFile, store);
-    publishStore(storeFile, store);
-    await mkdir(dirname(cacheFile), { recursive: true });
-    await writeFile(cacheFile, JSON.stringify({ version: RENDER_VERSION, entries: cache.entries() }));
-    if (tree.unknownLanguages.size > 0) {
-      logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...tree.unknownLanguages].sort().join(", ")}`);
+    const tree = groupByPage(crawl.threads, options.order);
+    await saveStore(storeFile, options.domain, Object.fromEntries(tree.pages));
+    await writeJsonFile(cacheFile, { version: RENDER_VERSION, entries: cache.entries() });
+    if (unknownLanguages.size > 0) {
+      logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...unknownLanguages].sort().join(", ")}`);
     }
     const summary: FetchSummary = {
       comments: tree.topLevel + tree.replies,
@@ -85,9 +81,7 @@ export async function fetchComments(options: ResolvedOptions, storeFile: string,
   } catch (error) {
     if (options.onError === "warn" && error instanceof CommentsApiError) {
       logger.warn(`${error.message}. ${error.hint ?? ""} Rendering no comments (onError: "warn").`);
-      const empty: StoredComments = { version: 1, domain: options.domain, pages: {} };
-      await writeStore(storeFile, empty);
-      publishStore(storeFile, empty);
+      await saveStore(storeFile, options.domain, {});
       return { comments: 0, paths: 0, requests: client.requests, retries: client.retries, bytes: client.bytes, seconds: (performance.now() - started) / 1000 };
     }
     throw error;

@@ -118,6 +118,12 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     return body as CommentListResponse;
   }
 
+  async function waitAndRetry(url: string, reason: string, attempt: number, waitMs: number): Promise<void> {
+    retries++;
+    options.onRetry?.({ url, reason, attempt, waitMs });
+    await sleep(waitMs);
+  }
+
   async function fetchPage(page: number, perPage: number): Promise<FetchedPage> {
     const url = pageUrl(options.endpoint, options.domain, page, perPage);
     let networkRetries = 0;
@@ -141,10 +147,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         if (error instanceof CommentsApiError) throw error;
         const { reason, timeout } = describeNetworkError(error);
         if (networkRetries < policy.retries) {
-          const waitMs = backoffDelay(networkRetries++, policy, random);
-          retries++;
-          options.onRetry?.({ url, reason: redact(reason), attempt, waitMs });
-          await sleep(waitMs);
+          await waitAndRetry(url, redact(reason), attempt, backoffDelay(networkRetries++, policy, random));
           continue;
         }
         throw new CommentsApiError({
@@ -157,10 +160,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       const kind = classifyStatus(status);
       if (kind === "ok") return { url, body: parsePage(text, String(headers["content-type"] ?? ""), url, status) };
       if (kind === "retry" && networkRetries < policy.retries) {
-        const waitMs = backoffDelay(networkRetries++, policy, random);
-        retries++;
-        options.onRetry?.({ url, reason: `HTTP ${status}`, attempt, waitMs });
-        await sleep(waitMs);
+        await waitAndRetry(url, `HTTP ${status}`, attempt, backoffDelay(networkRetries++, policy, random));
         continue;
       }
       if (kind === "retry") {
@@ -173,9 +173,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
           rateLimitWaits++;
           // Without Retry-After, fall back to backoff; with it, wait exactly as asked plus a little jitter.
           const waitMs = retryAfter === undefined ? backoffDelay(rateLimitWaits, policy, random) : retryAfter * 1000 + Math.floor(random() * 250);
-          retries++;
-          options.onRetry?.({ url, reason: `HTTP 429, Retry-After ${retryAfter ?? "absent"}`, attempt, waitMs });
-          await sleep(waitMs);
+          await waitAndRetry(url, `HTTP 429, Retry-After ${retryAfter ?? "absent"}`, attempt, waitMs);
           continue;
         }
         throw new CommentsApiError({ failure: "rate-limited", url, status, attempts: attempt, message: `the comments API kept rate-limiting the build (Retry-After ${retryAfter ?? "absent"} s)`, hint: "Lower the concurrency option, or build again after the rate-limit window." });

@@ -28,7 +28,6 @@ export interface CommentsByPage {
   pages: Map<string, PageComments>;
   topLevel: number;
   replies: number;
-  unknownLanguages: Set<string>;
 }
 
 /** Renders one thread (body sanitized and highlighted, replies nested); unknown fence languages are reported. */
@@ -41,13 +40,8 @@ export function renderThread(thread: CommentThread, unknownLanguages?: Set<strin
   return render(thread, thread.children.map((reply) => render(reply, [])));
 }
 
-export function buildCommentTree(threads: readonly CommentThread[], order: CommentOrder = "oldest-first"): CommentsByPage {
-  const unknownLanguages = new Set<string>();
-  return { ...groupByPage(threads.map((thread) => renderThread(thread, unknownLanguages)), order), unknownLanguages };
-}
-
 /** Groups rendered threads by page key and orders each page. */
-export function groupByPage(rendered: readonly RenderedComment[], order: CommentOrder = "oldest-first"): Omit<CommentsByPage, "unknownLanguages"> {
+export function groupByPage(rendered: readonly RenderedComment[], order: CommentOrder = "oldest-first"): CommentsByPage {
   const pages = new Map<string, PageComments>();
   let replies = 0;
   for (const comment of rendered) {

@@ -1,6 +1,6 @@
 import { codeSamples, hostileBodies, xssBodies, xssNames } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
-import { buildCommentTree } from "../../src/render/comment-tree.ts";
+import { groupByPage, renderThread, type CommentOrder } from "../../src/render/comment-tree.ts";
 import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
 import { pathKey } from "../../src/render/path-key.ts";
 import { renderCommentBody } from "../../src/render/render-body.ts";
@@ -84,6 +84,7 @@ describe("comment tree", () => {
     created_at: created, content: "c", html: "<p>c</p>\n", status: "approved" as const, name: "n", path,
     children: Array.from({ length: children }, (_, i) => ({ created_at: created.replace("00.000000", `0${i + 1}.000000`), content: "r", html: "<p>r</p>", status: "approved" as const, name: "r", path })),
   });
+  const buildCommentTree = (threads: ReturnType<typeof thread>[], order?: CommentOrder) => groupByPage(threads.map((t) => renderThread(t)), order);
   it("merges spellings of one path, counts replies, and orders by time either way", () => {
     const threads = [thread("/a", "2024-01-01T00:00:00.000000Z", 2), thread("/b", "2024-01-02T00:00:00.000000Z"), thread("/a/", "2024-01-03T00:00:00.000000Z", 1)];
     const tree = buildCommentTree(threads);
