@@ -2,21 +2,17 @@
 // The built example site in a real browser (Debian's Chromium through playwright-core): comments
 // visible and nested, code highlighted, layouts at phone and desktop widths, and not one script
 // run by the XSS corpus. Screenshots land in docs/screenshots for the README.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { showcasePaths, startMockServer, xssBodies, xssNames, type MockServer } from "@astro-comments/mock-server";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { astroBuild } from "./helpers/astro-cli.ts";
+import { serveStatic } from "./helpers/static-site.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
-const site = fileURLToPath(new URL("../../../examples/site/", import.meta.url));
 const screenshots = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
-const require = createRequire(import.meta.url);
-const astroBin = join(require.resolve("astro/package.json"), "..", "bin", "astro.mjs");
 const pages = ["/", ...Object.values(showcasePaths).map((p) => `${p}/`)];
 
 let mock: MockServer;
@@ -73,17 +69,9 @@ async function executed(page: Page, trip: Tripwire): Promise<string[]> {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium); .ci/run does this.`);
   mock = await startMockServer({ token: "tok-browser" });
-  const out = mkdtempSync(join(tmpdir(), "ac-browser-"));
-  const code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
-      cwd: site, stdio: "ignore",
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
-    });
-    child.once("error", reject);
-    child.once("exit", (c) => resolve(c ?? 1));
-  });
-  if (code !== 0) throw new Error(`astro build failed with ${code}`);
-  server = await (await import("./helpers/static-site.ts")).serveStatic(out);
+  const build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token });
+  if (build.code !== 0) throw new Error(`astro build failed with ${build.code}:\n${build.log}`);
+  server = await serveStatic(build.out);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
 }, 120_000);
 

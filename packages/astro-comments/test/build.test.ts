@@ -2,42 +2,20 @@
 // the logs are captured as a user sees them).
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pathKey } from "../src/render/path-key.ts";
+import { astroBin, astroBuild, exampleSite, listFiles } from "./helpers/astro-cli.ts";
 import { auditMarkup, disallowedMarkup } from "./helpers/html-audit.ts";
 
-const site = fileURLToPath(new URL("../../../examples/site/", import.meta.url));
-const require = createRequire(import.meta.url);
-const astroBin = join(require.resolve("astro/package.json"), "..", "bin", "astro.mjs");
 const TOKEN = "tok-BUILD-SECRET-7f3a";
-
-async function astroBuild(env: Record<string, string>, outDir: string): Promise<{ code: number; log: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, "build", "--outDir", outDir], {
-      cwd: site,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...env },
-    });
-    let log = "";
-    child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    child.once("error", reject);
-    // Astro colours and underlines parts of its log even without a TTY; compare plain text.
-    child.once("exit", (code) => resolve({ code: code ?? 1, log: log.replace(/\x1b\[[0-9;]*m/g, "") }));
-  });
-}
 
 function withoutVitestEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|NODE_ENV$)/.test(name)));
 }
 
-function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
-}
 
 /** The elements of an HTML fragment as a tree of tag names with their attributes, for structure checks. */
 function section(html: string): string {
@@ -110,8 +88,8 @@ describe("astro build of the example site", () => {
   });
 
   it("ships no script at all, and none of the hostile markup", () => {
-    const html = files(out).filter((f) => f.endsWith(".html"));
-    expect(html.length).toBe(readdirSync(join(site, "src/content/posts")).length + 1);
+    const html = listFiles(out).filter((f) => f.endsWith(".html"));
+    expect(html.length).toBe(readdirSync(join(exampleSite, "src/content/posts")).length + 1);
     for (const file of html) {
       const text = readFileSync(file, "utf8");
       const audit = auditMarkup(text);
@@ -119,7 +97,7 @@ describe("astro build of the example site", () => {
       expect(audit.attributes.filter((a) => /\[on/.test(a)), file).toEqual([]);
       expect(audit.hrefs.filter((h) => !/^(https?:|mailto:|\/)/.test(h)), file).toEqual([]);
     }
-    expect(files(out).filter((f) => f.endsWith(".js"))).toEqual([]);
+    expect(listFiles(out).filter((f) => f.endsWith(".js"))).toEqual([]);
     const hostile = section(page(showcasePaths.hostile));
     const bodies = [...hostile.matchAll(/data-comment-body>([\s\S]*?)<\/div>/g)].map((m) => m[1] ?? "");
     expect(bodies.length).toBeGreaterThan(16);
@@ -129,7 +107,7 @@ describe("astro build of the example site", () => {
   });
 
   it("writes the token nowhere: not in the output, the store, or the logs", () => {
-    for (const file of [...files(out), ...files(join(site, ".astro"))]) expect(readFileSync(file, "utf8"), file).not.toContain(TOKEN);
+    for (const file of [...listFiles(out), ...listFiles(join(exampleSite, ".astro"))]) expect(readFileSync(file, "utf8"), file).not.toContain(TOKEN);
     expect(build.log).not.toContain(TOKEN);
   });
 });
@@ -162,7 +140,7 @@ describe("astro dev", () => {
       });
     }));
     const child = spawn(process.execPath, [astroBin, "dev", "--host", "127.0.0.1", "--port", String(probe)], {
-      cwd: site,
+      cwd: exampleSite,
       // Without vitest's own variables (NODE_ENV=test, VITEST*): under them Astro's dev server
       // answers every page with "Cannot GET".
       env: { ...withoutVitestEnv(), NODE_ENV: "development", ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN },

@@ -1,16 +1,14 @@
 // The fault suite: output under faults is identical to the fault-free output, for many seeds;
 // permanent failures stop the build with one clear message and no output.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startMockServer, type FaultOptions } from "@astro-comments/mock-server";
 import type { AstroIntegrationLogger } from "astro";
 import { describe, expect, it } from "vitest";
 import { fetchComments } from "../src/fetch-comments.ts";
 import { resolveOptions } from "../src/options.ts";
+import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 
 const dataset = { seed: 21, size: 1500 };
@@ -71,28 +69,9 @@ describe("fault suite", () => {
   }, 120_000);
 });
 
-const site = fileURLToPath(new URL("../../../examples/site/", import.meta.url));
-const astroBin = join(createRequire(import.meta.url).resolve("astro/package.json"), "..", "bin", "astro.mjs");
-
-async function astroBuild(env: Record<string, string>): Promise<{ code: number; log: string; out: string }> {
-  const out = join(mkdtempSync(join(tmpdir(), "ac-fault-build-")), "dist");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], { cwd: site, env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...env } });
-    let log = "";
-    child.stdout.on("data", (c: Buffer) => (log += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (log += c.toString()));
-    child.once("error", reject);
-    child.once("exit", (code) => resolve({ code: code ?? 1, log: log.replace(/\x1b\[[0-9;]*m/g, ""), out }));
-  });
-}
-
+/** Every output file, by path relative to the output folder, with its contents. */
 function tree(dir: string): Record<string, string> {
-  return Object.fromEntries(
-    readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => {
-      const file = join(d.parentPath, d.name);
-      return [file.slice(dir.length), readFileSync(file, "utf8")];
-    }),
-  );
+  return Object.fromEntries(listFiles(dir).map((file) => [file.slice(dir.length), readFileSync(file, "utf8")]));
 }
 
 describe("fault suite: full astro builds", () => {

@@ -1,0 +1,34 @@
+// Running the Astro CLI on the example site as a user does: a child process per command, logs
+// captured as plain text.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const exampleSite = fileURLToPath(new URL("../../../../examples/site/", import.meta.url));
+export const astroBin = join(createRequire(import.meta.url).resolve("astro/package.json"), "..", "bin", "astro.mjs");
+
+/** Astro colours and underlines parts of its log even without a TTY; tests compare plain text. */
+export const plainText = (log: string) => log.replace(/\x1b\[[0-9;]*m/g, "");
+
+/** `astro build` of the example site into `out` (a fresh temporary folder by default). */
+export function astroBuild(env: Record<string, string>, out = join(mkdtempSync(join(tmpdir(), "ac-build-")), "dist")): Promise<{ code: number; log: string; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
+      cwd: exampleSite,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...env },
+    });
+    let log = "";
+    child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => resolve({ code: code ?? 1, log: plainText(log), out }));
+  });
+}
+
+/** Every file below `dir`, as absolute paths. */
+export function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+}
