@@ -1,30 +1,16 @@
 // Requests/second of the mock for a page of 50 top-level comments, Prism validation on, against
 // a bare node:http server sending the same bytes (the machine's ceiling), in one run.
 // The server runs in a child process so load generation and serving get a core each.
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus } from "node:os";
 import { Pool } from "undici";
+import { startMockProcess } from "./mock-process.ts";
 
 const CONNECTIONS = 10;
 const WARMUP_MS = 1_000;
 const MEASURE_MS = Number(process.env.BENCH_MS ?? 5_000);
-const root = new URL("..", import.meta.url).pathname;
 
-async function startMockProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn("node", ["mock-server/src/cli.ts", "--port", "0", "--size", "5000"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`mock exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 async function load(origin: string, paths: string[]): Promise<{ rps: number; p50: number; p99: number; bytes: number }> {
   const pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
@@ -60,7 +46,7 @@ async function load(origin: string, paths: string[]): Promise<{ rps: number; p50
   return { rps: latencies.length / (elapsed / 1000), p50: latencies[Math.floor(latencies.length / 2)] ?? 0, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, bytes: bytes / Math.max(latencies.length, 1) };
 }
 
-const { url, child } = await startMockProcess();
+const { url, child } = await startMockProcess(["--size", "5000"]);
 try {
   const paths = Array.from({ length: 20 }, (_, i) => `/api/comments?domain=example.com&per_page=50&page=${i + 1}`);
   const mock = await load(url, paths);

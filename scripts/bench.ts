@@ -1,6 +1,6 @@
 // npm run bench: the integration's crawl and build cost on a large dataset, every figure measured
 // in this run. The mock runs in its own process with 50 ms added to each request.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { generateDataset } from "../mock-server/src/index.ts";
 import { crawlAllPages } from "../packages/astro-comments/src/api/crawl.ts";
 import { createCommentsClient } from "../packages/astro-comments/src/api/http-client.ts";
 import { pathKey } from "../packages/astro-comments/src/render/path-key.ts";
+import { startMockProcess } from "./mock-process.ts";
 
 const LATENCY_MS = 50;
 const PER_PAGE = 50;
@@ -17,18 +18,6 @@ const dataset = { seed: 1, size: 22_000, paths: 2_000, domains: [["example.com",
 const root = fileURLToPath(new URL("..", import.meta.url));
 const TOKEN = "bench-token";
 
-function startMock(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn("node", ["mock-server/src/cli.ts", "--port", "0", "--token", TOKEN, "--seed", "1", "--size", String(dataset.size), "--paths", String(dataset.paths), "--domains", "example.com", "--latency", String(LATENCY_MS)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1]!, child });
-    });
-    child.once("exit", (code) => reject(new Error(`mock exited with ${code}`)));
-  });
-}
 
 async function crawlOurs(url: string, concurrency: number) {
   const client = createCommentsClient({ endpoint: new URL("/api/comments", url), token: TOKEN, domain: "example.com", timeoutMs: 30_000, connections: concurrency, maxResponseBytes: 50_000_000 });
@@ -82,7 +71,7 @@ const pages = [...new Set(comments.filter((c) => c.domain === "example.com").map
 const pathsFile = join(mkdtempSync(join(tmpdir(), "ac-bench-")), "paths.json");
 writeFileSync(pathsFile, JSON.stringify(pages));
 
-const { url, child } = await startMock();
+const { url, child } = await startMockProcess(["--token", TOKEN, "--seed", "1", "--size", String(dataset.size), "--paths", String(dataset.paths), "--domains", "example.com", "--latency", String(LATENCY_MS)]);
 try {
   process.stderr.write("crawling (ours, concurrency 6 and 16; then sequential)...\n");
   const ours6 = await crawlOurs(url, 6);
