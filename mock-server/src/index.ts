@@ -1,4 +1,7 @@
-export { startMockServer, DEFAULT_TOKEN, DEFAULT_MAX_PER_PAGE, type MockServer, type MockServerOptions } from "./server.ts";
+export { startMockServer, type MockServer, type MockServerOptions } from "./server.ts";
+export { DEFAULT_PORT, DEFAULT_TOKEN, DEFAULT_MAX_PER_PAGE } from "./defaults.ts";
+export type { NewComment } from "./new-comment.ts";
+export { outageModes, type OutageMode } from "./runtime-faults.ts";
 export type { FaultOptions } from "./faults.ts";
 export { generateDataset, exampleDomain, emptyDomain, showcasePaths, type StoredComment, type DatasetOptions } from "./dataset/generate-dataset.ts";
 export { CommentStore } from "./dataset/comment-store.ts";

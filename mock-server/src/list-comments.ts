@@ -4,11 +4,16 @@ import type { CommentStore } from "./dataset/comment-store.ts";
 import { resolvePageNumber } from "./laravel/page-number.ts";
 import { paginationBlocks } from "./laravel/paginator.ts";
 import type { PhpQuery, PhpQueryValue } from "./laravel/php-query.ts";
-import { validateListQuery } from "./laravel/validation.ts";
+import { validateListQuery, validatePerPageMaximum } from "./laravel/validation.ts";
 
 export interface ListCommentsSettings {
-  /** Requested per_page above this is silently capped, as a server protecting itself would. */
+  /** The largest per_page served. */
   maxPerPage: number;
+  /**
+   * A per_page above maxPerPage: "cap" serves maxPerPage, as a server protecting itself would;
+   * "reject" answers 422, as a Laravel 8 app validating `max:100` does.
+   */
+  perPageLimit: "cap" | "reject";
   /** Keep the request's query in links (Laravel's withQueryString); the real service does not. */
   keepQueryInLinks: boolean;
 }
@@ -32,7 +37,7 @@ function keptPairs(query: PhpQuery): Array<[string, string]> {
 }
 
 export function listComments(store: CommentStore, query: PhpQuery, endpointUrl: string, settings: ListCommentsSettings): ListCommentsResult {
-  const invalid = validateListQuery(query);
+  const invalid = validateListQuery(query) ?? (settings.perPageLimit === "reject" ? validatePerPageMaximum(query, settings.maxPerPage) : undefined);
   if (invalid) return { status: 422, body: invalid };
   const domain = query.get("domain") as string;
   if (!store.domains.has(domain)) return { status: 403, body: { message: "This action is unauthorized." } };

@@ -2,15 +2,19 @@
 // them, then the Prism pipeline, then PHP's JSON encoding. Listens on 127.0.0.1 by default.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { ADMIN_PREFIX, handleAdmin, type AdminActions } from "./admin-routes.ts";
 import { CommentStore } from "./dataset/comment-store.ts";
 import { generateDataset, type DatasetOptions, type StoredComment } from "./dataset/generate-dataset.ts";
+import { currentTimestamp } from "./dataset/timestamp.ts";
+import { DEFAULT_MAX_PER_PAGE, DEFAULT_TOKEN } from "./defaults.ts";
 import { FaultPlan, FixedWindowLimiter, type FaultOptions } from "./faults.ts";
-import { phpJsonEncode, phpJsonEncodePage, phpJsonPretty } from "./laravel/json-encoding.ts";
+import { encodeCompact, jsonHeaders, send } from "./http-response.ts";
+import { withPerPageAsGiven } from "./laravel/json-encoding.ts";
 import { parsePhpQuery } from "./laravel/php-query.ts";
+import { withLaravel8Preset } from "./laravel8-preset.ts";
+import { parseNewComment, resolveNewComment } from "./new-comment.ts";
 import { createPrismPipeline } from "./prism-pipeline.ts";
-
-export const DEFAULT_TOKEN = "mock-token";
-export const DEFAULT_MAX_PER_PAGE = 100;
+import { Outage } from "./runtime-faults.ts";
 
 export interface MockServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -23,40 +27,40 @@ export interface MockServerOptions {
   dataset?: DatasetOptions;
   /** A ready-made dataset, e.g. a test's own. */
   comments?: StoredComment[];
-  /** Cap on per_page; larger requests are silently capped. Default 100. */
+  /** The largest per_page served. Default 100. */
   maxPerPage?: number;
+  /** A larger per_page: "cap" (default) serves maxPerPage; "reject" answers Laravel 8's 422. */
+  perPageLimit?: "cap" | "reject";
+  /** Send meta.per_page as a JSON string ("50"), as Laravel < 9.2 does with the raw query value. */
+  stringNumbers?: boolean;
+  /**
+   * A real Laravel 8 app's quirks: perPageLimit "reject", stringNumbers, and dataset twins 3 with
+   * wholeSecondTimestamps. Options given explicitly win.
+   */
+  laravel8?: boolean;
   /** Keep domain/path/per_page in pagination links (Laravel's withQueryString). The real service does not. */
   keepQueryInLinks?: boolean;
   faults?: FaultOptions;
+  /** Called after a comment is added or approved at run time, like a service's moderation webhook. */
+  onChange?: () => void;
   /** Told about every response that broke the contract (answered 500 instead). Default: stderr. */
   onViolation?: (detail: string) => void;
 }
 
-export interface MockServer {
+/**
+ * A running mock. addComment, approve and setOutage are also served over HTTP under /__admin/
+ * (admin-routes.ts; admin-cli.ts from a shell), for a mock in another process.
+ */
+export interface MockServer extends AdminActions {
   /** Base URL, e.g. http://127.0.0.1:4010 (the API is at /api/comments). */
   url: string;
   token: string;
-  /** Domains in the dataset, with how many approved top-level comments each has. */
-  domains: ReadonlyArray<{ domain: string; total: number }>;
+  /** Domains in the dataset, with how many approved top-level comments each has now. */
+  readonly domains: ReadonlyArray<{ domain: string; total: number }>;
   store: CommentStore;
   /** Requests received on /api/comments so far. */
   readonly requestCount: number;
   close(): Promise<void>;
-}
-
-const jsonHeaders = { "content-type": "application/json", "cache-control": "no-cache, private" };
-
-function send(res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string | number> = {}): void {
-  // Laravel answers HTTP exceptions (403, 404, 405, 429, 5xx) pretty-printed, the rest compact.
-  const pretty = status === 403 || status === 404 || status === 405 || status === 429 || status >= 500;
-  const bytes = pretty ? Buffer.from(phpJsonPretty(body)) : encodeCompact(body);
-  res.writeHead(status, { ...jsonHeaders, ...headers, "content-length": bytes.length });
-  res.end(head ? undefined : bytes);
-}
-
-function encodeCompact(body: unknown): Buffer {
-  const isPage = typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data);
-  return isPage ? phpJsonEncodePage(body as { data: object[] }) : Buffer.from(phpJsonEncode(body), "latin1");
 }
 
 function parsePrefer(header: string | undefined): { exampleKey?: string; code?: number } {
@@ -69,13 +73,27 @@ function parsePrefer(header: string | undefined): { exampleKey?: string; code?: 
   return prefer;
 }
 
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+export async function startMockServer(given: MockServerOptions = {}): Promise<MockServer> {
+  const options = withLaravel8Preset(given);
   const token = options.token ?? DEFAULT_TOKEN;
   const store = new CommentStore(options.comments ?? generateDataset(options.dataset));
   const pipeline = await createPrismPipeline(store, token, {
     maxPerPage: options.maxPerPage ?? DEFAULT_MAX_PER_PAGE,
+    perPageLimit: options.perPageLimit ?? "cap",
     keepQueryInLinks: options.keepQueryInLinks ?? false,
   });
+  const outage = new Outage();
+  // Comments added at run time are stamped like the dataset's.
+  const wholeSeconds = options.dataset?.wholeSecondTimestamps ?? false;
+  const changed = <T>(result: T): T => {
+    options.onChange?.();
+    return result;
+  };
+  const actions: AdminActions = {
+    addComment: (input) => changed(store.insert(resolveNewComment(parseNewComment(input), store, currentTimestamp(wholeSeconds)))),
+    approve: (id) => changed(store.approve(id)),
+    setOutage: (mode) => outage.set(mode),
+  };
   const faults = new FaultPlan(options.faults);
   const limit = options.faults?.rateLimit;
   const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowMs) : undefined;
@@ -87,6 +105,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const url = new URL(req.url ?? "/", "http://mock.invalid");
     const route = url.pathname.replace(/\/+$/, "");
     const head = req.method === "HEAD";
+    if (`${route}/`.startsWith(ADMIN_PREFIX)) {
+      await handleAdmin(req, res, route, token, actions);
+      return;
+    }
     if (route !== "/api/comments") {
       send(res, 404, { message: `The route ${url.pathname.replace(/^\/+/, "")} could not be found.` }, head);
       return;
@@ -97,6 +119,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     requestCount++;
     if (approve && requestCount === approve.afterRequests) store.approvePending(approve.count);
+    if (outage.intercept(req, res, head)) return;
 
     const rawQuery = url.search.slice(1);
     const decision = faults.decide(`${req.headers.authorization ?? ""} ${rawQuery}`);
@@ -127,8 +150,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
 
     const host = req.headers.host ?? "127.0.0.1";
+    const query = parsePhpQuery(rawQuery);
     const result = await pipeline.handle({
-      query: parsePhpQuery(rawQuery),
+      query,
       authorization: req.headers.authorization,
       endpointUrl: `http://${host}/api/comments`,
       ...parsePrefer(typeof req.headers.prefer === "string" ? req.headers.prefer : undefined),
@@ -139,14 +163,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       send(res, 500, { message: `Mock contract violation: ${result.violations.join("; ")}` }, head);
       return;
     }
+    const body = options.stringNumbers && result.status === 200 ? withPerPageAsGiven(result.body, query.get("per_page")) : result.body;
     if (decision.kind === "drop") {
       // Headers and half the body, then the connection dies: a truncated response.
-      const bytes = encodeCompact(result.body);
+      const bytes = encodeCompact(body);
       res.writeHead(result.status, { ...jsonHeaders, "content-length": bytes.length });
       res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => req.socket.destroy());
       return;
     }
-    send(res, result.status, result.body, head, result.status === 200 ? rateHeaders : {});
+    send(res, result.status, body, head, result.status === 200 ? rateHeaders : {});
   }
 
   const server = createServer((req, res) => {
@@ -164,9 +189,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   return {
+    ...actions,
     url: `http://${host}:${address.port}`,
     token,
-    domains: [...store.domains].sort().map((domain) => ({ domain, total: store.threads(domain).length })),
+    get domains() {
+      return [...store.domains].sort().map((domain) => ({ domain, total: store.threads(domain).length }));
+    },
     store,
     get requestCount() {
       return requestCount;

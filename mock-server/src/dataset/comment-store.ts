@@ -13,14 +13,31 @@ export interface CommentPage {
 
 export class CommentStore {
   readonly #comments: StoredComment[];
-  #threadsByDomain = new Map<string, CommentThread[]>();
-  #threadsByPath = new Map<string, CommentThread[]>();
-  readonly #domains: ReadonlySet<string>;
+  readonly #byId = new Map<number, StoredComment>();
+  readonly #repliesByParent = new Map<number, StoredComment[]>();
+  // Served threads are never mutated, only replaced: the JSON encoder caches each one's bytes.
+  readonly #threadById = new Map<number, CommentThread>();
+  readonly #sourceOf = new WeakMap<CommentThread, StoredComment>();
+  readonly #threadsByDomain = new Map<string, CommentThread[]>();
+  readonly #threadsByPath = new Map<string, CommentThread[]>();
+  readonly #domains: Set<string>;
+  #lastId = 0;
 
   constructor(comments: StoredComment[]) {
     this.#comments = comments;
     this.#domains = new Set(comments.map((comment) => comment.domain));
-    this.#index();
+    for (const comment of comments) {
+      this.#byId.set(comment.id, comment);
+      this.#lastId = Math.max(this.#lastId, comment.id);
+      if (comment.parentId !== null) push(this.#repliesByParent, comment.parentId, comment);
+    }
+    for (const replies of this.#repliesByParent.values()) replies.sort(byAge);
+    // One sort, then appends: the 100k-comment dataset indexes without a binary search per thread.
+    for (const comment of comments.filter((c) => c.parentId === null && c.status === "approved").sort(byAge)) {
+      const thread = this.#thread(comment);
+      push(this.#threadsByDomain, comment.domain, thread);
+      push(this.#threadsByPath, pathKey(comment.domain, comment.path), thread);
+    }
   }
 
   /** Domains the account has (including ones with nothing approved yet). */
@@ -29,13 +46,41 @@ export class CommentStore {
   }
 
   page(domain: string, path: string | null, offset: number, limit: number): CommentPage {
-    const threads = (path === null ? this.#threadsByDomain.get(domain) : this.#threadsByPath.get(`${domain}\u0000${path}`)) ?? [];
+    const threads = (path === null ? this.#threadsByDomain.get(domain) : this.#threadsByPath.get(pathKey(domain, path))) ?? [];
     return { items: threads.slice(offset, offset + limit), total: threads.length };
   }
 
   /** Every approved thread of a domain, in served order: the reference a client crawl must reproduce. */
   threads(domain: string): readonly CommentThread[] {
     return this.#threadsByDomain.get(domain) ?? [];
+  }
+
+  get(id: number): StoredComment | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Stores a new comment with the next id; served at once when approved (and its parent is). */
+  insert(fields: Omit<StoredComment, "id">): StoredComment {
+    const comment: StoredComment = { id: ++this.#lastId, ...fields };
+    this.#comments.push(comment);
+    this.#byId.set(comment.id, comment);
+    this.#domains.add(comment.domain);
+    if (comment.parentId !== null) {
+      const replies = this.#repliesByParent.get(comment.parentId) ?? [];
+      replies.splice(lowerBound(replies, (reply) => byAge(reply, comment) < 0), 0, comment);
+      this.#repliesByParent.set(comment.parentId, replies);
+    }
+    if (comment.status === "approved") this.#publish(comment);
+    return comment;
+  }
+
+  /** Approves a comment by id (a no-op when it already is); undefined when there is no such comment. */
+  approve(id: number): StoredComment | undefined {
+    const comment = this.#byId.get(id);
+    if (comment === undefined || comment.status === "approved") return comment;
+    comment.status = "approved";
+    this.#publish(comment);
+    return comment;
   }
 
   /**
@@ -47,30 +92,44 @@ export class CommentStore {
       (c) => c.parentId === null && c.status === "pending" && (domain === undefined || c.domain === domain),
     );
     const chosen = pending.slice(0, count);
-    for (const comment of chosen) comment.status = "approved";
-    if (chosen.length > 0) this.#index();
+    for (const comment of chosen) this.approve(comment.id);
     return chosen.length;
   }
 
-  #index(): void {
-    const replies = new Map<number, CommentReply[]>();
-    const approved = this.#comments.filter((c) => c.status === "approved").sort(byAge);
-    for (const reply of approved) {
-      if (reply.parentId === null) continue;
-      const list = replies.get(reply.parentId) ?? [];
-      list.push(toReply(reply));
-      replies.set(reply.parentId, list);
+  #thread(comment: StoredComment): CommentThread {
+    const replies = this.#repliesByParent.get(comment.id) ?? [];
+    const thread: CommentThread = { ...toReply(comment), children: replies.filter((r) => r.status === "approved").map(toReply) };
+    this.#threadById.set(comment.id, thread);
+    this.#sourceOf.set(thread, comment);
+    return thread;
+  }
+
+  /** Puts a newly approved comment where the database query would find it, keeping the rest as is. */
+  #publish(comment: StoredComment): void {
+    if (comment.parentId === null) {
+      const thread = this.#thread(comment);
+      this.#place(this.#threadsByDomain, comment.domain, comment, thread, "insert");
+      this.#place(this.#threadsByPath, pathKey(comment.domain, comment.path), comment, thread, "insert");
+      return;
     }
-    this.#threadsByDomain = new Map();
-    this.#threadsByPath = new Map();
-    for (const comment of approved) {
-      if (comment.parentId !== null) continue;
-      const thread: CommentThread = { ...toReply(comment), children: replies.get(comment.id) ?? [] };
-      push(this.#threadsByDomain, comment.domain, thread);
-      push(this.#threadsByPath, `${comment.domain}\u0000${comment.path}`, thread);
-    }
+    const parent = this.#byId.get(comment.parentId);
+    // A reply to a comment that is not served stays hidden until its parent is approved.
+    if (parent === undefined || !this.#threadById.has(parent.id)) return;
+    const thread = this.#thread(parent);
+    this.#place(this.#threadsByDomain, parent.domain, parent, thread, "replace");
+    this.#place(this.#threadsByPath, pathKey(parent.domain, parent.path), parent, thread, "replace");
+  }
+
+  /** Inserts the thread of `comment` at its sorted position, or replaces the one already there. */
+  #place(map: Map<string, CommentThread[]>, key: string, comment: StoredComment, thread: CommentThread, how: "insert" | "replace"): void {
+    const list = map.get(key) ?? [];
+    const at = lowerBound(list, (served) => byAge(this.#sourceOf.get(served)!, comment) < 0);
+    list.splice(at, how === "replace" ? 1 : 0, thread);
+    map.set(key, list);
   }
 }
+
+const pathKey = (domain: string, path: string) => `${domain}\u0000${path}`;
 
 function toReply(comment: StoredComment): CommentReply {
   // Field order as the service sends it.
@@ -81,4 +140,16 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** The first index of a sorted list whose item is not `before` the sought position (binary search). */
+function lowerBound<T>(list: readonly T[], before: (item: T) => boolean): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(list[middle]!)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

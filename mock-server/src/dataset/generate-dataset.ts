@@ -1,7 +1,8 @@
 // A deterministic, realistic comment database: several domains, many paths, nested replies,
 // unapproved comments that must never be served, and the awkward content a consumer has to handle.
-import { dice, type Dice } from "../random.ts";
+import { dice, hashSeed, type Dice } from "../random.ts";
 import { authorNames, codeSamples, escapeHtml, hostileBodies, sentence } from "./text-corpus.ts";
+import { serviceTimestamp } from "./timestamp.ts";
 import { xssBodies, xssNames } from "./xss-corpus.ts";
 
 export type StoredStatus = "approved" | "pending" | "spam";
@@ -28,6 +29,17 @@ export interface DatasetOptions {
   paths?: number;
   /** How random comments are shared among domains (shares sum to 1). Default: example.com 0.6, blog.example.org 0.25, docs.example.net 0.15. */
   domains?: ReadonlyArray<readonly [string, number]>;
+  /**
+   * Pairs of identical approved comments (same created_at, name, path, content and html) on showcase
+   * paths of example.com, as a reader who submits twice in one second leaves. They are the newest
+   * comments and count toward `size`. Default 0.
+   */
+  twins?: number;
+  /**
+   * created_at in whole seconds (`.000000Z`), as Eloquent stores it by default, with about a third
+   * of comments in the same second as the one before. Default false.
+   */
+  wholeSecondTimestamps?: boolean;
 }
 
 export const exampleDomain = "example.com";
@@ -57,23 +69,33 @@ interface Part {
 }
 
 const START = Date.UTC(2023, 0, 1);
+const TIE_RATE = 0.3;
 
 class DatasetBuilder {
   readonly comments: StoredComment[] = [];
   private clock = START;
   private readonly rng: Dice;
-  constructor(rng: Dice) {
+  /** Set for whole-second timestamps: decides which comments share the previous one's second. */
+  private readonly ties: Dice | undefined;
+  constructor(rng: Dice, ties?: Dice) {
     this.rng = rng;
+    this.ties = ties;
   }
 
   private timestamp(): string {
-    this.clock += this.rng.int(30, 40_000) * 1000;
+    // Both draws happen in every mode, so whole seconds change created_at and nothing else.
+    const step = this.rng.int(30, 40_000) * 1000;
     const micros = this.rng.chance(0.3) ? 0 : this.rng.int(0, 999_999);
-    return `${new Date(this.clock).toISOString().slice(0, 19)}.${String(micros).padStart(6, "0")}Z`;
+    if (this.ties === undefined) {
+      this.clock += step;
+      return serviceTimestamp(this.clock, micros);
+    }
+    if (!this.ties.chance(TIE_RATE)) this.clock += step;
+    return serviceTimestamp(this.clock, 0);
   }
 
-  add(fields: Omit<StoredComment, "id" | "created_at">): StoredComment {
-    const comment = { id: this.comments.length + 1, created_at: this.timestamp(), ...fields };
+  add(fields: Omit<StoredComment, "id" | "created_at">, created_at = this.timestamp()): StoredComment {
+    const comment = { id: this.comments.length + 1, created_at, ...fields };
     this.comments.push(comment);
     return comment;
   }
@@ -161,6 +183,15 @@ function showcase(builder: DatasetBuilder): number {
   return builder.comments.filter((c) => c.parentId === null && c.status === "approved").length - before;
 }
 
+/** Double submissions: each pair is two rows with every served field equal. */
+function twins(builder: DatasetBuilder, pairs: number): void {
+  const paths = [showcasePaths.hello, showcasePaths.world, showcasePaths.long];
+  for (let i = 0; i < pairs; i++) {
+    const { id, created_at, ...fields } = builder.thread(exampleDomain, paths[i % paths.length]!, "approved", 0, builder.body("plain"));
+    builder.add(fields, created_at);
+  }
+}
+
 function randomPaths(rng: Dice, count: number): string[] {
   const sections = ["posts", "notes", "guides", "til"];
   return Array.from({ length: count }, (_, i) => {
@@ -177,8 +208,9 @@ export function generateDataset(options: DatasetOptions = {}): StoredComment[] {
   const size = Math.max(0, Math.floor(options.size ?? 600));
   const domainShares = options.domains ?? defaultDomainShares;
   const pathCount = Math.max(domainShares.length, Math.floor(options.paths ?? Math.max(20, size / 10)));
+  const twinPairs = Math.max(0, Math.floor(options.twins ?? 0));
   const rng = dice(seed);
-  const builder = new DatasetBuilder(rng);
+  const builder = new DatasetBuilder(rng, options.wholeSecondTimestamps ? dice(hashSeed(seed, "ties")) : undefined);
   const made = showcase(builder);
 
   const pathsByDomain = new Map<string, string[]>();
@@ -190,7 +222,7 @@ export function generateDataset(options: DatasetOptions = {}): StoredComment[] {
     offset += take;
   });
 
-  for (let i = made; i < size; i++) {
+  for (let i = made; i < size - 2 * twinPairs; i++) {
     const roll = rng.float();
     let cumulative = 0;
     const [domain] = domainShares.find(([, share]) => (cumulative += share) > roll) ?? domainShares[0]!;
@@ -200,5 +232,6 @@ export function generateDataset(options: DatasetOptions = {}): StoredComment[] {
     builder.thread(domain, path, "approved", builder.replyCount());
     if (rng.chance(0.1)) builder.thread(domain, path, rng.chance(0.7) ? "pending" : "spam", 0);
   }
+  twins(builder, twinPairs);
   return builder.comments;
 }

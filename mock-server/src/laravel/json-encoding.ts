@@ -46,6 +46,19 @@ export function phpJsonEncodePage(page: { data: readonly object[] }): Buffer {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Before Laravel 9.2 the paginator keeps per_page as the app passed it, so an app that passes the
+ * query value through sends a JSON string. Applied after Prism has validated the page: the contract
+ * says integer, and a client must still cope. The value in effect is written as it was given
+ * ("+5" stays "+5"); a default or capped one as its decimal string ("50").
+ */
+export function withPerPageAsGiven(page: unknown, given: unknown): unknown {
+  const meta = (page as { meta?: { per_page?: unknown } } | null)?.meta;
+  if (typeof meta?.per_page !== "number") return page;
+  const text = typeof given === "string" && Number(given) === meta.per_page ? given : String(meta.per_page);
+  return { ...(page as object), meta: { ...meta, per_page: text } };
+}
+
 /** Four-space indent, `"key": value`, no trailing newline: PHP's pretty print (ASCII bodies only). */
 export function phpJsonPretty(value: unknown): string {
   return JSON.stringify(value, null, 4);

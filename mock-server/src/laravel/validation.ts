@@ -47,3 +47,13 @@ export function validateListQuery(query: PhpQuery): ValidationError | undefined 
   const more = messages.length - 1;
   return { message: more === 0 ? first : `${first} (and ${more} more error${more === 1 ? "" : "s"})`, errors };
 }
+
+/**
+ * The 422 of a Laravel 8 app that validates per_page with `max`, for a query that passed the rules
+ * above: 8.x always says "The given data was invalid." and words the rule "may not be greater than".
+ */
+export function validatePerPageMaximum(query: PhpQuery, maximum: number): ValidationError | undefined {
+  const value = query.get("per_page");
+  if (typeof value !== "string" || Number(value) <= maximum) return undefined;
+  return { message: "The given data was invalid.", errors: { per_page: [`The per page may not be greater than ${maximum}.`] } };
+}
