@@ -2,6 +2,7 @@
 // on a free port, runs `astro build` with COMMENTS_* pointing at it, stops the mock, and says
 // where the output is. Set COMMENTS_API_URL yourself to build against the real service instead.
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer } from "../mock-server/src/index.ts";
 
@@ -26,6 +27,6 @@ try {
   await mock?.close();
 }
 if (code === 0) {
-  process.stdout.write(`\nThe example site is built: ${site}dist/\nPreview it with: npm run preview --workspace @astro-comments/example-site\n`);
+  process.stdout.write(`\nThe example site is built: ${join(site, "dist")}\nPreview it with: npm run preview\n`);
 }
 process.exit(code);

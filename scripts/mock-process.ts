@@ -1,7 +1,8 @@
 // The mock in a child process, for benchmarks: serving and measuring then get a core each.
 import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Starts `mock-server/src/cli.ts --port 0 …args` and resolves once it prints its URL. */
 export function startMockProcess(args: string[]): Promise<{ url: string; child: ChildProcess }> {

@@ -1,31 +1,36 @@
-// The README's test command: typecheck, schema/type freshness, package build, then every vitest
-// project. Ends with one line "N passed, N failed" (the form CI reads).
+// The README's test command: checks (type freshness, package build, typecheck, astro check), then
+// every vitest project. Ends with one line "N passed, N failed" (the form CI reads) that counts
+// tests only; a failed check is named above it and fails the run all the same.
+// The package build happens here, not in bootstrap.sh (`npm test` runs it with --no-build), so
+// `tsc -b` runs once and a build error is reported as a named check.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromiumMissing } from "../packages/astro-comments/test/helpers/chromium.ts";
 
-const root = new URL("..", import.meta.url).pathname;
-let passed = 0;
-let failed = 0;
+const root = fileURLToPath(new URL("..", import.meta.url));
+const failures: string[] = [];
 
-function step(name: string, command: string, args: string[]): boolean {
+function check(name: string, command: string, args: string[]): void {
   process.stdout.write(`\n== ${name}\n`);
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
-  const ok = result.status === 0;
-  if (ok) passed++;
-  else failed++;
-  if (!ok) process.stdout.write(`FAILED: ${name}\n`);
-  return ok;
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit" });
+  if (result.status === 0) return;
+  failures.push(name);
+  process.stdout.write(`FAILED: ${name}${result.error ? ` (${result.error.message})` : ""}\n`);
 }
 
-if (!existsSync("/usr/bin/chromium")) {
-  process.stdout.write("\nThe browser tests need Debian's Chromium at /usr/bin/chromium: run `apt-get install chromium` (.ci/run does).\n");
+check("generated API types are fresh", "node", ["schema/scripts/generate-types.ts", "--check"]);
+check("build packages (tsc -b schema packages/astro-comments)", "tsc", ["-b", "schema", "packages/astro-comments"]);
+check("typecheck tests, scripts and mock server (tsc, strict)", "tsc", ["-p", "tsconfig.json"]);
+check("astro check on examples/site", "astro", ["check", "--root", "examples/site"]);
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[];
 }
-step("generated API types are fresh", "node", ["schema/scripts/generate-types.ts", "--check"]);
-step("build packages (tsc -b schema packages/astro-comments)", "tsc", ["-b", "schema", "packages/astro-comments"]);
-step("typecheck tests, scripts and mock server (tsc, strict)", "tsc", ["-p", "tsconfig.json"]);
-step("astro check on examples/site", "astro", ["check", "--root", "examples/site"]);
 
 const report = join(mkdtempSync(join(tmpdir(), "astro-comments-tests-")), "vitest.json");
 process.stdout.write("\n== vitest\n");
@@ -34,16 +39,26 @@ const vitest = spawnSync("vitest", ["run", "--reporter=default", "--reporter=jso
   stdio: "inherit",
   env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
 });
+let passed = 0;
+let failed = 0;
 try {
-  const summary = JSON.parse(readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTests: number };
-  passed += summary.numPassedTests;
-  failed += summary.numFailedTests;
-  // A suite that crashed before reporting its tests counts as a failure, not as nothing.
-  if (vitest.status !== 0 && summary.numFailedTests === 0) failed++;
+  const summary = JSON.parse(readFileSync(report, "utf8")) as VitestReport;
+  passed = summary.numPassedTests;
+  failed = summary.numFailedTests;
+  // A file that failed outside its tests (an import error, a failing beforeAll) ran none of them:
+  // it counts as one failed test, so the line never reads "0 failed" while tests were lost.
+  for (const file of summary.testResults) {
+    if (file.status !== "failed" || file.assertionResults.some((test) => test.status === "failed")) continue;
+    failed++;
+    failures.push(`vitest: ${relative(root, file.name)} failed outside its tests (${file.message.split("\n")[0] || "see above"})`);
+  }
+  if (vitest.status !== 0 && failed === 0) failures.push(`vitest exited with ${vitest.status ?? vitest.signal} (see its errors above)`);
 } catch {
-  failed++;
-  process.stdout.write("FAILED: vitest wrote no report\n");
+  failures.push("vitest: it wrote no report (see above)");
 }
 
-process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
-process.exit(failed === 0 ? 0 : 1);
+process.stdout.write("\n");
+if (chromiumMissing) process.stdout.write(`${chromiumMissing}\n`);
+for (const failure of failures) process.stdout.write(`FAILED: ${failure}\n`);
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exit(failures.length === 0 && failed === 0 ? 0 : 1);

@@ -6,9 +6,14 @@ import comments from "astro-comments";
 // (environment or .env). `npm start` at the repository root sets them to a local mock.
 export default defineConfig({
   site: "https://example.com",
+  // Astro 7.2+: pages whose cacheKey did not change are restored instead of rendered (see the
+  // cacheKey in src/pages/posts/[slug].astro, which includes the post's comments).
+  experimental: { incrementalBuild: true },
   integrations: [
     comments({
       injectStyles: true,
+      // When a build falls back to the last good comments, say how old they are.
+      staleNotice: true,
       dateFormat: { locale: "en-GB", timeZone: "UTC", dateStyle: "medium", timeStyle: "short" },
     }),
   ],

@@ -1,52 +1,49 @@
-// One build's fetch: crawl the domain, render the comments, write the store, log a summary.
+// One fetch of a domain's comments: the crawl over HTTP with progress in the log. Returns the raw
+// threads; what becomes of them (entries, digests, rendering) is the loader's business.
+import type { CommentThread } from "@astro-comments/schema";
 import type { AstroIntegrationLogger } from "astro";
 import { crawlAllPages } from "./api/crawl.ts";
 import { createCommentsClient, type CommentsClientOptions } from "./api/http-client.ts";
-import { dirname, join } from "node:path";
-import { saveStore, writeJsonFile } from "./comments-store.ts";
-import { createRenderCache, loadRenderCache, RENDER_VERSION } from "./render/render-cache.ts";
-import { CommentsApiError } from "./errors.ts";
-import type { ResolvedOptions } from "./options.ts";
-import { groupByPage, renderThread } from "./render/comment-tree.ts";
+import type { Credentials, ResolvedOptions } from "./options.ts";
 
 export interface FetchSummary {
-  comments: number;
-  paths: number;
   requests: number;
   retries: number;
   /** Response bytes received. */
   bytes: number;
+  crawls: number;
   seconds: number;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
+export interface FetchedComments {
+  threads: CommentThread[];
+  summary: FetchSummary;
+}
+
+export type FetchOptions = Pick<ResolvedOptions, "perPage" | "concurrency" | "timeout" | "retries" | "giveUpAfter" | "maxResponseBytes">;
 
 /** Test seam: deterministic backoff without real waiting. */
-export type ClientOverrides = Pick<CommentsClientOptions, "random" | "sleep">;
+export type ClientOverrides = Pick<CommentsClientOptions, "random" | "sleep" | "now">;
 
-export async function fetchComments(options: ResolvedOptions, storeFile: string, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchSummary> {
+export async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
   const started = performance.now();
-  const endpoint = options.endpoint.toString();
-  logger.info(`fetching comments of ${options.domain} from ${endpoint}`);
+  const endpoint = credentials.endpoint.toString();
+  logger.info(`fetching comments of ${credentials.domain} from ${endpoint}`);
   const client = createCommentsClient({
-    endpoint: options.endpoint,
-    token: options.apiToken,
-    domain: options.domain,
+    endpoint: credentials.endpoint,
+    token: credentials.apiToken,
+    domain: credentials.domain,
     timeoutMs: options.timeout,
     connections: options.concurrency,
     maxResponseBytes: options.maxResponseBytes,
-    retryPolicy: { retries: options.retries },
+    retryPolicy: { retries: options.retries, giveUpAfterMs: options.giveUpAfter },
     onRetry: ({ url, reason, waitMs }) => logger.warn(`retrying ${url} in ${(waitMs / 1000).toFixed(1)} s (${reason})`),
     ...overrides,
   });
   let lastLoggedQuarter = 0;
   try {
-    const unknownLanguages = new Set<string>();
-    const cacheFile = join(dirname(storeFile), "render-cache.json");
-    const cache = createRenderCache(await loadRenderCache(cacheFile));
     const crawl = await crawlAllPages({
       fetchPage: client.fetchPage,
-      mapPage: (threads) => threads.map((thread) => renderThread(thread, unknownLanguages, cache.render)),
       endpoint,
       perPage: options.perPage,
       concurrency: options.concurrency,
@@ -59,32 +56,10 @@ export async function fetchComments(options: ResolvedOptions, storeFile: string,
       },
       onRestart: (reason) => logger.warn(`comments changed during the crawl (${reason}); crawling again`),
     });
-    const tree = groupByPage(crawl.threads, options.order);
-    await saveStore(storeFile, options.domain, Object.fromEntries(tree.pages));
-    await writeJsonFile(cacheFile, { version: RENDER_VERSION, entries: cache.entries() });
-    if (unknownLanguages.size > 0) {
-      logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...unknownLanguages].sort().join(", ")}`);
-    }
-    const summary: FetchSummary = {
-      comments: tree.topLevel + tree.replies,
-      paths: tree.pages.size,
-      requests: client.requests,
-      retries: client.retries,
-      bytes: client.bytes,
-      seconds: (performance.now() - started) / 1000,
+    return {
+      threads: crawl.threads,
+      summary: { requests: client.requests, retries: client.retries, bytes: client.bytes, crawls: crawl.crawls, seconds: (performance.now() - started) / 1000 },
     };
-    logger.info(
-      `fetched ${count(summary.comments)} comments (${count(tree.topLevel)} threads) on ${count(summary.paths)} paths in ${summary.seconds.toFixed(1)} s` +
-        ` (${count(summary.requests)} requests, ${(summary.bytes / 1_048_576).toFixed(1)} MiB${summary.retries ? `, ${count(summary.retries)} retries` : ""}${crawl.crawls > 1 ? `, ${crawl.crawls} crawls` : ""}${cache.hits ? `, ${count(cache.hits)} bodies from the render cache` : ""})`,
-    );
-    return summary;
-  } catch (error) {
-    if (options.onError === "warn" && error instanceof CommentsApiError) {
-      logger.warn(`${error.message}. ${error.hint ?? ""} Rendering no comments (onError: "warn").`);
-      await saveStore(storeFile, options.domain, {});
-      return { comments: 0, paths: 0, requests: client.requests, retries: client.retries, bytes: client.bytes, seconds: (performance.now() - started) / 1000 };
-    }
-    throw error;
   } finally {
     await client.close();
   }

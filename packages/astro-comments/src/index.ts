@@ -1,4 +1,5 @@
 export { default, INTEGRATION_NAME } from "./integration.ts";
-export type { CommentsOptions, CommentsDateFormat } from "./options.ts";
-export type { PageComments, RenderedComment, CommentOrder } from "./render/comment-tree.ts";
+export type { CommentsOptions, CommentsDateFormat, CommentOrder } from "./options.ts";
+export type { PageCommentsData, StoredComment, StoredReply } from "./entry-schema.ts";
+export type { FetchStatus } from "./fetch-status.ts";
 export { CommentsApiError, CommentsConfigError, type CommentsApiFailure } from "./errors.ts";

@@ -1,132 +1,186 @@
-// The integration's options: what a user may pass, the environment fallbacks, and validation
-// up front with one readable sentence per problem.
-import { existsSync, readFileSync } from "node:fs";
-import { parseEnv } from "node:util";
-import type { CommentOrder } from "./render/comment-tree.ts";
+// The integration's options, declared once with astro/zod: the TypeScript types users see come
+// from this schema, and validation lists every problem in one readable error.
+import { z } from "astro/zod";
 import { CommentsConfigError } from "./errors.ts";
 
-export interface CommentsDateFormat {
-  /** BCP 47 locale for dates, e.g. "en-GB". Default: the site's `i18n.defaultLocale`, else "en". */
-  locale?: string;
-  /** IANA time zone the dates are shown in, e.g. "Europe/Berlin". Default "UTC" (builds must not depend on the build machine's zone). */
-  timeZone?: string;
-  /** Intl date style. Default "medium". */
-  dateStyle?: "full" | "long" | "medium" | "short";
-  /** Intl time style, or false for no time. Default "short". */
-  timeStyle?: "full" | "long" | "medium" | "short" | false;
+const intlStyle = z.enum(["full", "long", "medium", "short"]);
+
+const dateFormatSchema = z
+  .object({
+    /**
+     * BCP 47 locale for dates. Default: the site's `i18n.defaultLocale`, else "en".
+     * @example "en-GB"
+     */
+    locale: z.string().optional(),
+    /**
+     * IANA time zone the dates are shown in. Default "UTC", so a build never depends on the
+     * build machine's zone.
+     * @example "Europe/Berlin"
+     */
+    timeZone: z.string().optional(),
+    /** `Intl.DateTimeFormat` date style. Default "medium". */
+    dateStyle: intlStyle.optional(),
+    /**
+     * `Intl.DateTimeFormat` time style, or `false` to show no time. Default "short".
+     * @example false
+     */
+    timeStyle: z.union([intlStyle, z.literal(false)]).optional(),
+  })
+  .strict();
+
+const wholeNumber = (min: number, max: number) =>
+  z.number().int({ message: `must be a whole number from ${min} to ${max}` }).min(min, { message: `must be a whole number from ${min} to ${max}` }).max(max, { message: `must be a whole number from ${min} to ${max}` });
+
+export const optionsSchema = z
+  .object({
+    /**
+     * The site's domain exactly as configured in the comments account. Falls back to
+     * `COMMENTS_DOMAIN`.
+     * @example "example.com"
+     */
+    domain: z.string().optional(),
+    /**
+     * Base URL of the comments service (a URL ending in `/api/comments` works too). Falls back to
+     * `COMMENTS_API_URL`.
+     * @example "https://go.jamcomments.com"
+     */
+    apiUrl: z.string().optional(),
+    /**
+     * API token from the account's admin area. Falls back to `COMMENTS_API_TOKEN`. Never logged and
+     * never written into the build output. Prefer the environment over writing it into a file.
+     * @example process.env.MY_COMMENTS_TOKEN
+     */
+    apiToken: z.string().optional(),
+    /**
+     * Top-level comments asked for per request, 1–100 (a validating Laravel service rejects more).
+     * The crawl follows the `per_page` the service reports.
+     * @example 100
+     */
+    perPage: wholeNumber(1, 100).default(50),
+    /**
+     * Requests in flight at once after page 1 (1–32). The default is a courtesy to a hosted
+     * service; 16 halves a large site's crawl.
+     * @example 16
+     */
+    concurrency: wholeNumber(1, 32).default(6),
+    /**
+     * Milliseconds one attempt may take, from sending the request to the last byte of the body.
+     * @example 20000
+     */
+    timeout: wholeNumber(100, 120_000).default(10_000),
+    /**
+     * Retries of one request after network errors, timeouts and 5xx answers (0–10). With the
+     * default 5, backoff spreads the attempts over about 10 to 20 seconds, enough to ride out a
+     * restart of the service.
+     * @example 2
+     */
+    retries: wholeNumber(0, 10).default(5),
+    /**
+     * Milliseconds a failing request may keep trying in all (retries, waits, `Retry-After`) before
+     * the fetch fails. A hung or trickling API ends within this.
+     * @example 30000
+     */
+    giveUpAfter: wholeNumber(1_000, 600_000).default(50_000),
+    /**
+     * Responses larger than this many bytes fail the fetch instead of exhausting memory.
+     * @example 104857600
+     */
+    maxResponseBytes: wholeNumber(1024, 2 ** 31).default(50 * 1024 * 1024),
+    /**
+     * What a failed fetch does. `"last-good"` (default): build with the comments of the last
+     * complete fetch and warn, failing only when there is none (see `allowEmpty`) or it is older
+     * than `maxStaleHours`. `"fail"`: any failed fetch fails the build.
+     * @example "fail"
+     */
+    onError: z.enum(["last-good", "fail"]).default("last-good"),
+    /**
+     * Oldest last-good comments a build may ship, in hours (default 168, one week).
+     * @example 24
+     */
+    maxStaleHours: z.number().positive({ message: "must be a positive number of hours" }).default(168),
+    /**
+     * When the fetch fails and there is no earlier fetch to fall back on, build without comments
+     * (and say so) instead of failing. Default false.
+     * @example true
+     */
+    allowEmpty: z.boolean().default(false),
+    /**
+     * Show "Comments as of …" in `<Comments>` when the comments come from an earlier fetch
+     * because the latest one failed. Default false.
+     * @example true
+     */
+    staleNotice: z.boolean().default(false),
+    /**
+     * In `astro dev`, fetch again every this many seconds (0, the default, never polls; the
+     * refresh endpoint works either way).
+     * @example 60
+     */
+    devPollSeconds: z.number().min(0).default(0),
+    /**
+     * Order of top-level comments on a page. Replies are always oldest first.
+     * @example "newest-first"
+     */
+    order: z.enum(["oldest-first", "newest-first"]).default("oldest-first"),
+    /** How dates are shown. */
+    dateFormat: dateFormatSchema.default({}),
+    /**
+     * Heading of the comments section.
+     * @example "Discussion"
+     */
+    heading: z.string().default("Comments"),
+    /**
+     * Text shown when a page has no comments.
+     * @example "Be the first to comment."
+     */
+    emptyText: z.string().default("No comments yet."),
+    /** Add the default stylesheet (light/dark custom properties and a PrismJS theme) to every page. Default false. */
+    injectStyles: z.boolean().default(false),
+  })
+  .strict();
+
+/** What `comments()` accepts. */
+export type CommentsOptions = z.input<typeof optionsSchema>;
+export type CommentsDateFormat = z.input<typeof dateFormatSchema>;
+type ParsedOptions = z.output<typeof optionsSchema>;
+export type CommentOrder = ParsedOptions["order"];
+
+export interface DateFormat {
+  locale: string;
+  timeZone: string;
+  dateStyle: z.output<typeof intlStyle>;
+  timeStyle: z.output<typeof intlStyle> | false;
 }
 
-export interface CommentsOptions {
-  /** The site's domain as configured in the comments account. Falls back to COMMENTS_DOMAIN. */
-  domain?: string;
-  /** Base URL of the comments service, e.g. "https://go.jamcomments.com" (a URL ending in /api/comments works too). Falls back to COMMENTS_API_URL. */
-  apiUrl?: string;
-  /** API token from the account's admin area. Falls back to COMMENTS_API_TOKEN. Never logged, never written to output. */
-  apiToken?: string;
-  /** Top-level comments asked for per request (1–1000, default 50). The server may use fewer; the crawl follows what it reports. */
-  perPage?: number;
-  /** Requests in flight at once once page 1 is in (1–32, default 6). */
-  concurrency?: number;
-  /** Per-request timeout in ms (default 15000). */
-  timeout?: number;
-  /** Retries per request on network errors, timeouts and 5xx (0–10, default 4). 429 waits for Retry-After separately. */
-  retries?: number;
-  /** Responses larger than this many bytes fail the build (default 50 MiB). */
-  maxResponseBytes?: number;
-  /** What a failed fetch does: "fail" (default) stops the build; "warn" logs and renders no comments. */
-  onError?: "fail" | "warn";
-  /** Order of top-level comments on a page (replies are always oldest first). Default "oldest-first". */
-  order?: CommentOrder;
-  /** How dates are shown. */
-  dateFormat?: CommentsDateFormat;
-  /** Heading of the comments section. Default "Comments". */
-  heading?: string;
-  /** Text shown when a page has no comments. Default "No comments yet." */
-  emptyText?: string;
-  /** Add the default stylesheet (light/dark custom properties and a PrismJS theme) to every page. Default false. */
-  injectStyles?: boolean;
+export interface ResolvedOptions extends Omit<ParsedOptions, "domain" | "apiUrl" | "apiToken" | "dateFormat"> {
+  /** Undefined where the command fetches nothing and none was given (astro sync, check, preview). */
+  credentials: Credentials | undefined;
+  dateFormat: DateFormat;
 }
 
-export interface ResolvedOptions {
+export interface Credentials {
   domain: string;
   endpoint: URL;
   apiToken: string;
-  perPage: number;
-  concurrency: number;
-  timeout: number;
-  retries: number;
-  maxResponseBytes: number;
-  onError: "fail" | "warn";
-  order: CommentOrder;
-  dateFormat: Required<Omit<CommentsDateFormat, "timeStyle">> & { timeStyle: CommentsDateFormat["timeStyle"] };
-  heading: string;
-  emptyText: string;
-  injectStyles: boolean;
 }
 
-/** The render settings components receive: nothing secret, safe to serialise into the build. */
+/** What components receive: nothing secret, safe to serialise into the build. */
 export type RenderSettings = Pick<ResolvedOptions, "order" | "dateFormat" | "heading" | "emptyText">;
 
 export const envNames = { domain: "COMMENTS_DOMAIN", apiUrl: "COMMENTS_API_URL", apiToken: "COMMENTS_API_TOKEN" } as const;
 
-/**
- * COMMENTS_* variables from the process environment and the project's .env files, in Vite's order
- * (.env, .env.local, .env.[mode], .env.[mode].local; later files win; the real environment wins over all).
- */
-export function readCommentsEnv(root: URL, mode: string, processEnv: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const merged: Record<string, string> = {};
-  for (const file of [".env", ".env.local", `.env.${mode}`, `.env.${mode}.local`]) {
-    const url = new URL(file, root);
-    if (existsSync(url)) Object.assign(merged, parseEnv(readFileSync(url, "utf8")));
+function describeIssue(issue: { path: ReadonlyArray<PropertyKey>; message: string; code: string; keys?: string[] }): string {
+  if (issue.code === "unrecognized_keys" && issue.keys) {
+    const where = issue.path.length > 0 ? ` of "${issue.path.join(".")}"` : " of astro-comments";
+    return issue.keys.map((key) => `"${key}" is not an option${where}`).join("; ");
   }
-  for (const [name, value] of Object.entries(processEnv)) if (value !== undefined) merged[name] = value;
-  return Object.fromEntries(Object.entries(merged).filter(([name]) => name.startsWith("COMMENTS_")));
+  return `"${issue.path.map(String).join(".")}" ${issue.message}`;
 }
 
-const styles = ["full", "long", "medium", "short"] as const;
-
-function isIntIn(value: unknown, min: number, max: number): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= min && value <= max;
-}
-
-/**
- * Resolves options against the environment. Throws CommentsConfigError listing every problem.
- * `requireCredentials: false` (astro sync/check/preview, which fetch nothing) still validates
- * what is given but lets domain, apiUrl and apiToken be missing.
- */
-export function resolveOptions(user: CommentsOptions, env: Record<string, string>, defaults: { locale?: string; requireCredentials?: boolean } = {}): ResolvedOptions {
-  if (user === null || typeof user !== "object" || Array.isArray(user)) {
-    throw new CommentsConfigError("astro-comments: comments() takes an options object, e.g. comments({ domain: \"example.com\" }).");
-  }
-  const problems: string[] = [];
-  const known = new Set(["domain", "apiUrl", "apiToken", "perPage", "concurrency", "timeout", "retries", "maxResponseBytes", "onError", "order", "dateFormat", "heading", "emptyText", "injectStyles"]);
-  for (const key of Object.keys(user)) if (!known.has(key)) problems.push(`"${key}" is not an option of astro-comments`);
-
-  const pick = (key: "domain" | "apiUrl" | "apiToken") => {
-    const value = user[key] ?? env[envNames[key]];
-    if (value !== undefined && typeof value !== "string") problems.push(`"${key}" must be a string`);
-    return typeof value === "string" ? value.trim() : "";
-  };
-  const domain = pick("domain");
-  const apiUrl = pick("apiUrl");
-  const apiToken = pick("apiToken");
-  const missing = (["domain", "apiUrl", "apiToken"] as const).filter((key) => ({ domain, apiUrl, apiToken })[key] === "");
-  if (missing.length > 0 && defaults.requireCredentials === false) {
-    return resolveOptions(user, { ...env, COMMENTS_DOMAIN: domain || "unset.invalid", COMMENTS_API_URL: apiUrl || "https://unset.invalid", COMMENTS_API_TOKEN: apiToken || "unset" }, defaults);
-  }
-  if (missing.length > 0) {
-    const names = missing.map((key) => envNames[key]);
-    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-    throw new CommentsConfigError(
-      `astro-comments: set ${list} (in the environment or .env), or pass ${missing.join(", ")} to comments({ … }) in astro.config.`,
-      "Without them there is nowhere to fetch comments from. For local development, `npm run mock` serves a mock API and prints the values to use.",
-    );
-  }
-
+function credentialsFrom(values: { domain: string; apiUrl: string; apiToken: string }, problems: string[]): Credentials {
+  const { domain, apiUrl, apiToken } = values;
   if (/[\s/]/.test(domain) || domain.includes("://")) problems.push(`"domain" must be a bare domain like "example.com", not "${domain}"`);
   if (/[\s\u0000-\u001f\u007f]/.test(apiToken)) problems.push(`"apiToken" contains whitespace or control characters; copy the token again`);
-
-  let endpoint: URL | undefined;
+  let endpoint = new URL("http://invalid.invalid");
   try {
     const base = new URL(apiUrl);
     if (base.protocol !== "https:" && base.protocol !== "http:") problems.push(`"apiUrl" must be an http(s) URL, got ${base.protocol}`);
@@ -139,60 +193,57 @@ export function resolveOptions(user: CommentsOptions, env: Record<string, string
   } catch {
     problems.push(`"apiUrl" must be an absolute URL like "https://go.jamcomments.com", got "${apiUrl}"`);
   }
+  return { domain, endpoint, apiToken };
+}
 
-  const int = (key: "perPage" | "concurrency" | "timeout" | "retries" | "maxResponseBytes", fallback: number, min: number, max: number) => {
-    const value = user[key] ?? fallback;
-    if (!isIntIn(value, min, max)) problems.push(`"${key}" must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-    return value;
-  };
-  const oneOf = <T extends string>(key: string, value: unknown, allowed: readonly T[], fallback: T): T => {
-    if (value === undefined) return fallback;
-    if (!allowed.includes(value as T)) problems.push(`"${key}" must be one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}, got ${JSON.stringify(value)}`);
-    return value as T;
-  };
-  const text = (key: "heading" | "emptyText", fallback: string) => {
-    const value = user[key] ?? fallback;
-    if (typeof value !== "string") problems.push(`"${key}" must be a string`);
-    return String(value);
-  };
-
-  const date = user.dateFormat ?? {};
-  if (typeof date !== "object" || date === null) problems.push(`"dateFormat" must be an object`);
-  const locale = date.locale ?? defaults.locale ?? "en";
-  const timeZone = date.timeZone ?? "UTC";
-  try {
-    new Intl.DateTimeFormat(locale, { timeZone });
-  } catch (error) {
-    problems.push(`"dateFormat" is not usable: ${(error as Error).message} (locale ${JSON.stringify(locale)}, timeZone ${JSON.stringify(timeZone)})`);
+/**
+ * Validates the options and completes them from the environment (COMMENTS_*). Throws one
+ * CommentsConfigError listing every problem. With `requireCredentials: false` (commands that
+ * fetch nothing) missing credentials are allowed; what is given is still checked.
+ */
+export function resolveOptions(user: unknown, env: Record<string, string | undefined>, context: { locale?: string | undefined; requireCredentials?: boolean } = {}): ResolvedOptions {
+  if (user === null || typeof user !== "object" || Array.isArray(user)) {
+    throw new CommentsConfigError('astro-comments: comments() takes an options object, e.g. comments({ domain: "example.com" }).');
   }
-  const resolved: ResolvedOptions = {
-    domain,
-    endpoint: endpoint ?? new URL("http://invalid.invalid"),
-    apiToken,
-    perPage: int("perPage", 50, 1, 1000),
-    concurrency: int("concurrency", 6, 1, 32),
-    timeout: int("timeout", 15_000, 100, 600_000),
-    retries: int("retries", 4, 0, 10),
-    maxResponseBytes: int("maxResponseBytes", 50 * 1024 * 1024, 1024, 2 ** 31),
-    onError: oneOf("onError", user.onError, ["fail", "warn"] as const, "fail"),
-    order: oneOf("order", user.order, ["oldest-first", "newest-first"] as const, "oldest-first"),
-    dateFormat: {
-      locale,
-      timeZone,
-      dateStyle: oneOf("dateFormat.dateStyle", date.dateStyle, styles, "medium"),
-      timeStyle: date.timeStyle === false ? false : oneOf("dateFormat.timeStyle", date.timeStyle, styles, "short"),
-    },
-    heading: text("heading", "Comments"),
-    emptyText: text("emptyText", "No comments yet."),
-    injectStyles: user.injectStyles ?? false,
-  };
-  if (typeof resolved.injectStyles !== "boolean") problems.push(`"injectStyles" must be true or false`);
+  const parsed = optionsSchema.safeParse(user);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue as Parameters<typeof describeIssue>[0]));
+  const options = parsed.success ? parsed.data : undefined;
 
-  if (problems.length > 0) {
+  const pick = (key: keyof typeof envNames) => {
+    const given = (user as Record<string, unknown>)[key];
+    return (typeof given === "string" ? given : env[envNames[key]] ?? "").trim();
+  };
+  const values = { domain: pick("domain"), apiUrl: pick("apiUrl"), apiToken: pick("apiToken") };
+  const missing = (Object.keys(values) as Array<keyof typeof values>).filter((key) => values[key] === "");
+  let credentials: Credentials | undefined;
+  if (missing.length === 0) credentials = credentialsFrom(values, problems);
+  else if (context.requireCredentials !== false) {
+    const names = missing.map((key) => envNames[key]);
+    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
     throw new CommentsConfigError(
-      `astro-comments: invalid options: ${problems.join("; ")}.`,
-      "See the options table in the astro-comments README.",
+      `astro-comments: set ${list} (in the environment or .env), or pass ${missing.join(", ")} to comments({ … }) in astro.config.`,
+      "Without them there is nowhere to fetch comments from. For local development, `npm run mock` serves a mock API and prints the values to use.",
     );
   }
-  return resolved;
+
+  // Checked even when other options failed, so one error lists every problem.
+  const rawDate = (user as { dateFormat?: unknown }).dateFormat;
+  const date: CommentsDateFormat = options?.dateFormat ?? (rawDate !== null && typeof rawDate === "object" ? (rawDate as CommentsDateFormat) : {});
+  const dateFormat: DateFormat = {
+    locale: date.locale ?? context.locale ?? "en",
+    timeZone: date.timeZone ?? "UTC",
+    dateStyle: options?.dateFormat.dateStyle ?? "medium",
+    timeStyle: options?.dateFormat.timeStyle ?? "short",
+  };
+  try {
+    new Intl.DateTimeFormat(dateFormat.locale, { timeZone: dateFormat.timeZone });
+  } catch (error) {
+    problems.push(`"dateFormat" is not usable: ${(error as Error).message} (locale ${JSON.stringify(dateFormat.locale)}, timeZone ${JSON.stringify(dateFormat.timeZone)})`);
+  }
+
+  if (problems.length > 0 || options === undefined) {
+    throw new CommentsConfigError(`astro-comments: invalid options: ${problems.join("; ")}.`, "See the options table in the astro-comments README.");
+  }
+  const { domain: _domain, apiUrl: _apiUrl, apiToken: _apiToken, ...rest } = options;
+  return { ...rest, credentials, dateFormat };
 }

@@ -1,28 +1,49 @@
-// virtual:astro-comments/config: the render settings and the store's location, for components.
-// Never the token: virtual modules end up in the build's bundles.
+// Virtual modules for the components and the data API. Nothing secret: virtual modules end up in
+// the build's bundles. Each one stays byte-identical from build to build unless what it says
+// changes, because Astro's incremental build re-renders every page whose module graph changed.
 import type { AstroConfig } from "astro";
+import type { FetchStatus } from "./fetch-status.ts";
 import type { RenderSettings } from "./options.ts";
+import type { SiteState } from "./site-registry.ts";
 
 type VitePlugin = NonNullable<AstroConfig["vite"]["plugins"]>[number];
 
-export const VIRTUAL_CONFIG_ID = "virtual:astro-comments/config";
-
+/** Render settings, and the collection the loader fills. */
 export interface VirtualConfig extends RenderSettings {
-  /** Absolute path of the comments store written by the integration. */
-  storeFile: string;
+  collection: string;
 }
 
-export function virtualConfigPlugin(config: VirtualConfig): VitePlugin {
-  const resolvedId = `\0${VIRTUAL_CONFIG_ID}`;
+/** What `<Comments>` says when it shows an earlier fetch's comments; null when it says nothing. */
+export interface StaleNotice {
+  asOf: string | null;
+}
+
+export const virtualModuleIds = ["virtual:astro-comments/config", "virtual:astro-comments/status", "virtual:astro-comments/notice"] as const;
+
+const DEFAULT_STATUS: FetchStatus = { fetchedAt: null, stale: false };
+
+function moduleValues(site: SiteState): Record<(typeof virtualModuleIds)[number], unknown> {
+  const { order, dateFormat, heading, emptyText, staleNotice } = site.options;
+  const status = site.status ?? DEFAULT_STATUS;
+  const config: VirtualConfig = { order, dateFormat, heading, emptyText, collection: site.collection ?? "comments" };
+  const notice: StaleNotice | null = staleNotice && status.stale ? { asOf: status.fetchedAt } : null;
+  return { "virtual:astro-comments/config": config, "virtual:astro-comments/status": status, "virtual:astro-comments/notice": notice };
+}
+
+// Values are read when a module is first loaded, which is after the content layer synced.
+export function virtualModulesPlugin(site: SiteState): VitePlugin {
   return {
-    name: "astro-comments:virtual-config",
+    name: "astro-comments:virtual-modules",
     resolveId: {
-      filter: { id: /^virtual:astro-comments\/config$/ },
-      handler: () => resolvedId,
+      filter: { id: /^virtual:astro-comments\// },
+      handler: (id: string) => ((virtualModuleIds as readonly string[]).includes(id) ? `\0${id}` : undefined),
     },
     load: {
-      filter: { id: /^\0virtual:astro-comments\/config$/ },
-      handler: () => `export default ${JSON.stringify(config)};`,
+      filter: { id: /^\0virtual:astro-comments\// },
+      handler: (id: string) => {
+        const value = moduleValues(site)[id.slice(1) as (typeof virtualModuleIds)[number]];
+        return value === undefined ? undefined : `export default ${JSON.stringify(value)};`;
+      },
     },
   } as VitePlugin;
 }

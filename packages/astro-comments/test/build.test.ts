@@ -1,20 +1,16 @@
 // A real `astro build` of examples/site against the mock, as a user runs it (child process, so
 // the logs are captured as a user sees them).
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pathKey } from "../src/render/path-key.ts";
-import { astroBin, astroBuild, exampleSite, listFiles } from "./helpers/astro-cli.ts";
+import { astroBuild, exampleSite, listFiles } from "./helpers/astro-cli.ts";
 import { auditMarkup, disallowedMarkup } from "./helpers/html-audit.ts";
+import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const TOKEN = "tok-BUILD-SECRET-7f3a";
-
-function withoutVitestEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|TEST$|NODE_ENV$)/.test(name)));
-}
 
 
 /** The elements of an HTML fragment as a tree of tag names with their attributes, for structure checks. */
@@ -24,6 +20,7 @@ function section(html: string): string {
 }
 
 let mock: MockServer;
+let site: SiteCopy;
 let out: string;
 let build: { code: number; log: string };
 const page = (path: string) => readFileSync(join(out, path.replace(/^\//, ""), "index.html"), "utf8");
@@ -32,15 +29,21 @@ const expectedCount = (path: string) =>
 
 beforeAll(async () => {
   mock = await startMockServer({ token: TOKEN });
+  site = copySite("build");
   out = mkdtempSync(join(tmpdir(), "ac-site-"));
-  build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN }, out);
+  build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN }, out, site.dir);
 }, 120_000);
-afterAll(() => mock?.close());
+afterAll(async () => {
+  await mock?.close();
+  site?.remove();
+});
 
 describe("astro build of the example site", () => {
   it("succeeds and logs a one-line summary through the integration logger", () => {
     expect(build.code, build.log).toBe(0);
-    expect(build.log).toMatch(/\[astro-comments\] fetched [\d,]+ comments \([\d,]+ threads\) on \d+ paths in [\d.]+ s \(\d+ requests, [\d.]+ MiB(, [\d,]+ bodies from the render cache)?\)/);
+    expect(build.log).toMatch(/\[astro-comments\] [\d,]+ comments on \d+ pages: \d+ rendered, 0 unchanged, 0 removed \([\d.]+ s, \d+ requests, [\d.]+ MiB\)/);
+    // A healthy build warns about nothing (no "entry not found" per page without comments).
+    expect(build.log).not.toMatch(/\[WARN\]/);
   });
 
   it("renders every comment nested in place, with the markup contract", () => {
@@ -107,61 +110,48 @@ describe("astro build of the example site", () => {
   });
 
   it("writes the token nowhere: not in the output, the store, or the logs", () => {
-    for (const file of [...listFiles(out), ...listFiles(join(exampleSite, ".astro"))]) expect(readFileSync(file, "utf8"), file).not.toContain(TOKEN);
+    const stored = [...listFiles(join(site.dir, ".astro")), ...listFiles(join(site.dir, "node_modules", ".astro"))];
+    expect(stored.some((file) => file.endsWith("data-store.json"))).toBe(true);
+    for (const file of [...listFiles(out), ...stored]) expect(readFileSync(file, "utf8"), file).not.toContain(TOKEN);
     expect(build.log).not.toContain(TOKEN);
   });
 });
 
 describe("astro build with a wrong token", () => {
-  it("fails fast with one clear message, no token and no output", async () => {
-    const failedOut = join(mkdtempSync(join(tmpdir(), "ac-fail-")), "dist");
+  it("without an earlier fetch, fails fast with one clear message, no token and no output", async () => {
+    const fresh = copySite("wrong-token");
+    try {
+      const failedOut = join(mkdtempSync(join(tmpdir(), "ac-fail-")), "dist");
+      const wrong = "tok-WRONG-9d1c";
+      const result = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: wrong }, failedOut, fresh.dir);
+      expect(result.code).not.toBe(0);
+      expect(result.log).toContain(`the comments API rejected the API token (${mock.url}/api/comments?domain=example.com&per_page=50&page=1, HTTP 401). Check COMMENTS_API_TOKEN`);
+      expect(result.log).not.toContain(wrong);
+      expect(existsSync(join(failedOut, "index.html"))).toBe(false);
+    } finally {
+      fresh.remove();
+    }
+  });
+
+  it("after a good build, keeps the last good comments and warns once", async () => {
+    const keptOut = join(mkdtempSync(join(tmpdir(), "ac-kept-")), "dist");
     const wrong = "tok-WRONG-9d1c";
-    const result = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: wrong }, failedOut);
-    expect(result.code).not.toBe(0);
-    expect(result.log).toContain(`the comments API rejected the API token: ${mock.url}/api/comments?domain=example.com&per_page=50&page=1 (HTTP 401)`);
-    expect(result.log).toContain("COMMENTS_API_TOKEN");
+    const result = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: wrong }, keptOut, site.dir);
+    expect(result.code, result.log).toBe(0);
+    const warnings = result.log.split("\n").filter((line) => line.includes("[WARN]"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/\[astro-comments\] showing the comments as of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+ pages\), because the fetch failed: the comments API rejected the API token/);
+    const kept = readFileSync(join(keptOut, showcasePaths.hello.slice(1), "index.html"), "utf8");
+    expect(kept).toMatch(new RegExp(`data-comments-total>\\(${expectedCount(showcasePaths.hello)}\\)<`));
+    // staleNotice: true in the example site says how old the comments are.
+    expect(kept).toMatch(/<p class="astro-comments__stale" data-comments-stale>Comments as of <time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">[^<]+<\/time>\.<\/p>/);
+    expect(page(showcasePaths.hello)).not.toContain("data-comments-stale");
     expect(result.log).not.toContain(wrong);
-    expect(existsSync(join(failedOut, "index.html"))).toBe(false);
   });
 
   it("fails at config time with one sentence when nothing is configured", async () => {
-    const result = await astroBuild({ COMMENTS_DOMAIN: "", COMMENTS_API_URL: "", COMMENTS_API_TOKEN: "" }, join(tmpdir(), "ac-none"));
+    const result = await astroBuild({ COMMENTS_DOMAIN: "", COMMENTS_API_URL: "", COMMENTS_API_TOKEN: "" }, join(tmpdir(), "ac-none"), site.dir);
     expect(result.code).not.toBe(0);
     expect(result.log).toContain("astro-comments: set COMMENTS_DOMAIN, COMMENTS_API_URL and COMMENTS_API_TOKEN (in the environment or .env)");
-  });
-});
-
-describe("astro dev", () => {
-  it("fetches at server start and serves pages with the comments nested", async () => {
-    const probe = await import("node:net").then(({ createServer }) => new Promise<number>((resolve) => {
-      const server = createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as import("node:net").AddressInfo;
-        server.close(() => resolve(port));
-      });
-    }));
-    const child = spawn(process.execPath, [astroBin, "dev", "--host", "127.0.0.1", "--port", String(probe)], {
-      cwd: exampleSite,
-      // Without vitest's own variables (NODE_ENV=test, VITEST*): under them Astro's dev server
-      // answers every page with "Cannot GET".
-      env: { ...withoutVitestEnv(), NODE_ENV: "development", ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN },
-    });
-    let log = "";
-    try {
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on("data", (chunk: Buffer) => {
-          log += chunk.toString();
-          if (/ready in/.test(log) && /Synced content/.test(log)) resolve();
-        });
-        child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
-        child.once("exit", (code) => reject(new Error(`astro dev exited with ${code}:\n${log}`)));
-      });
-      const html = await fetch(`http://127.0.0.1:${probe}${showcasePaths.hello}/`).then((r) => r.text());
-      expect((html.match(/<article[^>]*data-comment[\s>]/g) ?? []).length, html.slice(0, 3000)).toBe(expectedCount(showcasePaths.hello));
-      expect((html.match(/data-comment-replies/g) ?? []).length).toBe(2);
-      expect(log).toMatch(/\[astro-comments\] fetched [\d,]+ comments/);
-      expect(log).not.toContain(TOKEN);
-    } finally {
-      child.kill("SIGTERM");
-    }
   });
 });

@@ -18,7 +18,7 @@ function client(overrides: Partial<CommentsClientOptions> & { base?: string } = 
   const c = createCommentsClient({
     endpoint: new URL("/api/comments", overrides.base ?? mock.url),
     token: TOKEN, domain: "example.com", timeoutMs: 2_000, connections: 4, maxResponseBytes: 5_000_000,
-    random: () => 0.5, sleep: sleeper.sleep, ...overrides,
+    random: () => 0.5, sleep: sleeper.sleep, now: sleeper.now, ...overrides,
   });
   return { c, waits: sleeper.waits };
 }
@@ -48,8 +48,8 @@ describe("against the mock", () => {
     const { c, waits } = client({ token: "wrong" });
     const error = await failure(c.fetchPage(1, 10));
     expect(error).toMatchObject({ status: 401, failure: "unauthorized", attempts: 1 });
-    expect(error.message).toBe(`astro-comments: the comments API rejected the API token: ${mock.url}/api/comments?domain=example.com&per_page=10&page=1 (HTTP 401)`);
-    expect(error.hint).toMatch(/COMMENTS_API_TOKEN/);
+    expect(error.message).toBe(`astro-comments: the comments API rejected the API token (${mock.url}/api/comments?domain=example.com&per_page=10&page=1, HTTP 401). ${error.action}`);
+    expect(error.action).toMatch(/^Check COMMENTS_API_TOKEN/);
     expect(waits).toEqual([]);
     await c.close();
   });
@@ -60,7 +60,7 @@ describe("against the mock", () => {
     const { c: c2 } = client();
     const invalid = await failure(c2.fetchPage(1, 0));
     expect(invalid).toMatchObject({ status: 422, failure: "invalid-request" });
-    expect(invalid.message).toContain("per_page: The per page field must be at least 1.");
+    expect(invalid.message).toContain('refused per_page=0 ("The per page field must be at least 1.")');
     await Promise.all([c.close(), c2.close()]);
   });
 
@@ -92,8 +92,8 @@ describe("against the mock", () => {
     const { c, waits } = client({ base, retryPolicy: { retries: 3 } });
     const error = await failure(c.fetchPage(1, 10));
     expect(error).toMatchObject({ failure: "network", attempts: 4 });
-    expect(error.message).toMatch(/could not reach the comments API after 4 attempts \(ECONNREFUSED/);
-    expect(waits).toEqual([150, 300, 600]);
+    expect(error.message).toMatch(/^astro-comments: the comments API did not answer: the connection failed before the response: connect ECONNREFUSED .*; gave up after 4 attempts over .* Check COMMENTS_API_URL/);
+    expect(waits).toEqual([600, 1200, 2400]);
     await c.close();
   });
 });
@@ -103,7 +103,7 @@ describe("against misbehaving servers", () => {
   const cases: Array<[string, (res: import("node:http").ServerResponse) => void, RegExp]> = [
     ["malformed JSON", (res) => res.writeHead(200, { "content-type": "application/json" }).end('{"data": [,'), /not valid JSON/],
     ["an HTML page with status 200", (res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><title>Maintenance</title>"), /expected JSON but the response is text\/html \(starts "<!DOCTYPE html>/],
-    ["a body that breaks the contract", (res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"total":0', '"total":"0"')), /does not match the comments API contract \(\/meta\/total must be integer\)/],
+    ["a body that breaks the contract", (res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"total":0', '"total":"zero"')), /does not match the comments API contract \(\/meta\/total must be integer\)/],
     ["a reply carrying children", (res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"data":[]', '"data":[{"created_at":"2024-01-01T00:00:00.000000Z","content":"","html":"","status":"approved","name":"","path":"/","children":[{"created_at":"2024-01-01T00:00:00.000000Z","content":"","html":"","status":"approved","name":"","path":"/","children":[]}]}]')), /\/data\/0\/children\/0\/children boolean schema is false/],
     ["a huge page", (res) => res.writeHead(200, { "content-type": "application/json" }).end(" ".repeat(6_000_000)), /larger than 5000000 bytes/],
   ];
@@ -130,7 +130,8 @@ describe("against misbehaving servers", () => {
     const { c } = client({ base: server.url, timeoutMs: 200, retryPolicy: { retries: 1 } });
     const error = await failure(c.fetchPage(1, 10));
     expect(error).toMatchObject({ failure: "timeout", attempts: 2 });
-    expect(error.hint).toMatch(/timeout option/);
+    expect(error.message).toContain("no response headers within 0.2 s");
+    expect(error.action).toMatch(/timeout option/);
     await c.close();
     await server.close();
   });
@@ -146,6 +147,81 @@ describe("against misbehaving servers", () => {
     const { c } = client({ base: server.url });
     await c.fetchPage(1, 10);
     expect(seen.join("\n")).not.toContain(TOKEN);
+    await c.close();
+    await server.close();
+  });
+
+  it("reads meta numbers that a Laravel 8 service sends as decimal strings", async () => {
+    const server = await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"per_page":10', '"per_page":"10"')));
+    const { c } = client({ base: server.url });
+    expect((await c.fetchPage(1, 10)).body.meta.per_page).toBe(10);
+    await c.close();
+    await server.close();
+  });
+
+  it("names the service's per_page limit when it rejects the page size (422)", async () => {
+    const body = JSON.stringify({ message: "The given data was invalid.", errors: { per_page: ["The per page may not be greater than 100."] } });
+    const server = await serve((_req, res) => res.writeHead(422, { "content-type": "application/json" }).end(body));
+    const { c, waits } = client({ base: server.url });
+    const error = await failure(c.fetchPage(1, 1000));
+    expect(error).toMatchObject({ status: 422, failure: "invalid-request", attempts: 1 });
+    expect(error.message).toContain('refused per_page=1000 ("The per page may not be greater than 100.")');
+    expect(error.action).toBe("Set the perPage option to 100 or less.");
+    expect(waits).toEqual([]);
+    await c.close();
+    await server.close();
+  });
+
+  it("spreads retries of a 5xx storm over 10 to 20 seconds, then says the service kept failing", async () => {
+    const server = await serve((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end('{"message":"Service Unavailable"}'));
+    for (const random of [() => 0, () => 0.9999]) {
+      const { c, waits } = client({ base: server.url, random, retryPolicy: {} });
+      const error = await failure(c.fetchPage(1, 10));
+      expect(error).toMatchObject({ status: 503, failure: "server-error", attempts: 6 });
+      const total = waits.reduce((a, b) => a + b, 0);
+      expect(total).toBeGreaterThanOrEqual(10_000);
+      expect(total).toBeLessThanOrEqual(20_000);
+      await c.close();
+    }
+    await server.close();
+  });
+
+  it("fails at once when Retry-After asks for longer than the request may wait", async () => {
+    const server = await serve((_req, res) => res.writeHead(429, { "content-type": "application/json", "retry-after": "3600" }).end('{"message":"Too Many Attempts."}'));
+    const { c, waits } = client({ base: server.url });
+    const error = await failure(c.fetchPage(1, 10));
+    expect(error).toMatchObject({ status: 429, failure: "rate-limited", attempts: 1 });
+    expect(error.message).toContain("asked to wait 3600 s (Retry-After), longer than the 50 s a request may wait");
+    expect(waits).toEqual([]);
+    await c.close();
+    await server.close();
+  });
+
+  it("gives up on a hung API within its time budget, saying no headers came", async () => {
+    const server = await serve(() => undefined);
+    const { c } = client({ base: server.url, timeoutMs: 300, retryPolicy: { retries: 10, giveUpAfterMs: 1_000 } });
+    const started = performance.now();
+    const error = await failure(c.fetchPage(1, 10));
+    expect(error.failure).toBe("timeout");
+    expect(error.message).toMatch(/no response headers within 0\.3 s; gave up after \d attempts? over/);
+    // Budget 1 s of real and recorded time together; the clock here counts both.
+    expect(error.attempts).toBeLessThanOrEqual(4);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await c.close();
+    await server.close();
+  });
+
+  it("ends a trickling body at the attempt's deadline and says the body was still arriving", async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"data":[');
+      const timer = setInterval(() => res.write(" "), 20);
+      res.once("close", () => clearInterval(timer));
+    });
+    const { c } = client({ base: server.url, timeoutMs: 300, retryPolicy: { retries: 0 } });
+    const error = await failure(c.fetchPage(1, 10));
+    expect(error.failure).toBe("timeout");
+    expect(error.message).toMatch(/the response body was still arriving after 0\.3 s \(\d+ bytes received; the API is stalled or trickling\)/);
     await c.close();
     await server.close();
   });

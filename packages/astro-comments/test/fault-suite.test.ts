@@ -1,15 +1,16 @@
 // The fault suite: output under faults is identical to the fault-free output, for many seeds;
 // permanent failures stop the build with one clear message and no output.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockServer, type FaultOptions } from "@astro-comments/mock-server";
-import type { AstroIntegrationLogger } from "astro";
-import { describe, expect, it } from "vitest";
-import { fetchComments } from "../src/fetch-comments.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import type { PageCommentsData } from "../src/entry-schema.ts";
 import { resolveOptions } from "../src/options.ts";
+import { syncComments } from "../src/sync-comments.ts";
 import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
+import { loaderContext } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
+import { copySite } from "./helpers/site-copy.ts";
 
 const dataset = { seed: 21, size: 1500 };
 const APPROVED_MID_CRAWL = 3;
@@ -20,25 +21,19 @@ const faultsFor = (seed: number): FaultOptions => ({
   maxConsecutiveFaults: 3, approveDuringCrawl: { afterRequests: 4, count: APPROVED_MID_CRAWL },
 });
 
-const silentLogger = () => {
-  const lines: string[] = [];
-  const logger = {
-    info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m), debug: () => undefined,
-    fork: () => logger, label: "astro-comments", options: {},
-  } as unknown as AstroIntegrationLogger;
-  return { logger, lines };
-};
-
+/** The entries one sync writes, as JSON in id order: what the pages are built from. */
 async function storeFrom(url: string, token: string): Promise<string> {
-  const file = join(mkdtempSync(join(tmpdir(), "ac-store-")), "comments.json");
+  const { context } = loaderContext();
   const options = resolveOptions({ perPage: 20, concurrency: 6 }, { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: token });
-  await fetchComments(options, file, silentLogger().logger, { sleep: recordingSleep().sleep, random: () => 0.5 });
-  return readFileSync(file, "utf8");
+  const clock = recordingSleep();
+  await syncComments(context, { options, command: "build" }, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
+  const entries = context.store.entries().sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(entries.map(([id, entry]) => [id, entry.data]));
 }
 
 const identities = (storeJson: string) =>
-  Object.values(JSON.parse(storeJson).pages as Record<string, { comments: Array<{ createdAt: string; author: string; path: string; replies: unknown[] }> }>)
-    .flatMap((page) => page.comments)
+  (JSON.parse(storeJson) as Array<[string, PageCommentsData]>)
+    .flatMap(([, page]) => page.comments)
     .map((c) => `${c.createdAt}|${c.author}|${c.path}`);
 
 describe("fault suite", () => {
@@ -75,20 +70,24 @@ function tree(dir: string): Record<string, string> {
 }
 
 describe("fault suite: full astro builds", () => {
+  const site = copySite("fault-suite");
+  afterAll(() => site.remove());
+  const build = (env: Record<string, string>) => astroBuild(env, undefined, site.dir);
+
   it("builds with every fault on produce byte-identical sites", async () => {
     const clean = await startMockServer({ dataset: { seed: 1 } });
     clean.store.approvePending(APPROVED_MID_CRAWL);
-    const reference = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: clean.url, COMMENTS_API_TOKEN: clean.token });
+    const reference = await build({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: clean.url, COMMENTS_API_TOKEN: clean.token });
     await clean.close();
     expect(reference.code, reference.log).toBe(0);
     const expected = tree(reference.out);
     for (const seed of [1, 2, 3]) {
       const faulty = await startMockServer({ dataset: { seed: 1 }, faults: { ...faultsFor(seed), rateLimit: { limit: 6, windowMs: 1_000 }, approveDuringCrawl: { afterRequests: 2, count: APPROVED_MID_CRAWL } } });
       try {
-        const build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: faulty.url, COMMENTS_API_TOKEN: faulty.token });
-        expect(build.code, build.log).toBe(0);
-        expect(build.log).toMatch(/retrying .* \((HTTP 5\d\d|HTTP 429|UND_ERR|other side closed|ECONNRESET|socket)/);
-        expect(tree(build.out)).toEqual(expected);
+        const faultyBuild = await build({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: faulty.url, COMMENTS_API_TOKEN: faulty.token });
+        expect(faultyBuild.code, faultyBuild.log).toBe(0);
+        expect(faultyBuild.log).toMatch(/retrying .* \((HTTP 5\d\d|HTTP 429|UND_ERR|other side closed|ECONNRESET|socket)/);
+        expect(tree(faultyBuild.out)).toEqual(expected);
       } finally {
         await faulty.close();
       }
@@ -99,21 +98,24 @@ describe("fault suite: full astro builds", () => {
     const down = await serve(() => undefined);
     const url = down.url;
     await down.close();
-    const build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: "t" });
-    expect(build.code).not.toBe(0);
-    expect(build.log).toContain(`could not reach the comments API after 5 attempts (ECONNREFUSED`);
-    expect(build.log).toContain(`${url}/api/comments?domain=example.com&per_page=50&page=1`);
-    expect(existsSync(join(build.out, "index.html"))).toBe(false);
+    const outage = await build({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: "t" });
+    expect(outage.code).not.toBe(0);
+    expect(outage.log).toMatch(/\[CommentsApiError\] astro-comments: the comments API did not answer: the connection failed before the response: connect ECONNREFUSED .*; gave up after 6 attempts over [\d.]+ s/);
+    expect(outage.log).toContain(`(${url}/api/comments?domain=example.com&per_page=50&page=1). Check COMMENTS_API_URL`);
+    expect(outage.log).toContain("There is no earlier fetch to fall back on");
+    // An expected failure prints no stack trace.
+    expect(outage.log).not.toMatch(/Stack trace|\n\s+at /);
+    expect(existsSync(join(outage.out, "index.html"))).toBe(false);
   }, 60_000);
 
   it("an HTML page with status 200 fails the build naming what was wrong", async () => {
     const proxy = await serve((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><html><body>Maintenance</body></html>"));
     try {
-      const build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: proxy.url, COMMENTS_API_TOKEN: "t" });
-      expect(build.code).not.toBe(0);
-      expect(build.log).toContain("expected JSON but the response is text/html");
-      expect(build.log).toContain("COMMENTS_API_URL may point at a web page");
-      expect(existsSync(join(build.out, "index.html"))).toBe(false);
+      const html = await build({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: proxy.url, COMMENTS_API_TOKEN: "t" });
+      expect(html.code).not.toBe(0);
+      expect(html.log).toContain("expected JSON but the response is text/html");
+      expect(html.log).toContain("COMMENTS_API_URL may point at a web page");
+      expect(existsSync(join(html.out, "index.html"))).toBe(false);
     } finally {
       await proxy.close();
     }

@@ -1,19 +1,16 @@
 // Crawls every page of a domain's comments: page 1 says how many pages there are, the rest are
 // fetched with bounded concurrency. Links are never followed (the service's links drop `domain`),
 // and meta wins over what was asked (a server may cap per_page). If the list changes during the
-// crawl, the crawl starts again rather than ship duplicates or gaps.
+// crawl, the crawl starts again rather than ship duplicates or gaps. Change is seen in meta and in
+// page sizes, never in comments' content: identical twin comments are real (a reader who submits
+// twice in one second) and must both be kept.
 import type { CommentThread } from "@astro-comments/schema";
 import { CommentsApiError } from "../errors.ts";
 import { boundedMap } from "./bounded-map.ts";
 import type { FetchedPage } from "./http-client.ts";
 
-export interface CrawlOptions<T = CommentThread> {
+export interface CrawlOptions {
   fetchPage: (page: number, perPage: number) => Promise<FetchedPage>;
-  /**
-   * Turns each page's threads into what the caller keeps, as soon as the page arrives: the work
-   * overlaps the other requests' network time, and the raw page can be dropped at once.
-   */
-  mapPage?: (threads: CommentThread[]) => T[];
   /** The endpoint, for error messages. */
   endpoint: string;
   perPage: number;
@@ -24,9 +21,9 @@ export interface CrawlOptions<T = CommentThread> {
   onRestart?: (reason: string) => void;
 }
 
-export interface CrawlResult<T = CommentThread> {
-  /** Every top-level comment in served order, through mapPage when given. */
-  threads: T[];
+export interface CrawlResult {
+  /** Every top-level comment in served order. */
+  threads: CommentThread[];
   /** meta.total: approved top-level comments. */
   total: number;
   pages: number;
@@ -37,30 +34,17 @@ export interface CrawlResult<T = CommentThread> {
 
 class ListChanged extends Error {}
 
-const identity = (thread: CommentThread) => `${thread.created_at}\u0000${thread.path}\u0000${thread.name}\u0000${thread.content}`;
-
-async function crawlOnce<T>(options: CrawlOptions<T>): Promise<CrawlResult<T> & { crawls: 0 }> {
-  const map = options.mapPage ?? ((threads: CommentThread[]) => threads as unknown as T[]);
-  const seen = new Set<string>();
-  let duplicated = false;
-  const keep = (threads: CommentThread[]) => {
-    for (const thread of threads) {
-      const key = identity(thread);
-      if (seen.has(key)) duplicated = true;
-      seen.add(key);
-    }
-    return map(threads);
-  };
+async function crawlOnce(options: CrawlOptions): Promise<CrawlResult & { crawls: 0 }> {
   const first = await options.fetchPage(1, options.perPage);
   const { total, per_page: perPage, last_page: lastPage } = first.body.meta;
   if (lastPage !== Math.max(1, Math.ceil(total / perPage))) {
-    throw new CommentsApiError({ failure: "contract", url: first.url, message: `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`, hint: "The service's pagination looks broken; try again later." });
+    throw new CommentsApiError({ failure: "contract", url: first.url, message: `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`, action: "The service's pagination looks broken; build again later." });
   }
   const expectedCount = (page: number) => Math.max(0, Math.min(perPage, total - (page - 1) * perPage));
   const check = (fetched: FetchedPage, page: number) => {
     const { meta, data } = fetched.body;
     if (meta.current_page !== page) {
-      throw new CommentsApiError({ failure: "contract", url: fetched.url, message: `asked for page ${page} but got page ${meta.current_page}`, hint: "The service ignored the page parameter; nothing can be crawled reliably." });
+      throw new CommentsApiError({ failure: "contract", url: fetched.url, message: `asked for page ${page} but got page ${meta.current_page}`, action: "The service ignored the page parameter, so nothing can be crawled reliably; check COMMENTS_API_URL." });
     }
     if (meta.total !== total) throw new ListChanged(`the total went from ${total} to ${meta.total}`);
     if (meta.per_page !== perPage || meta.last_page !== lastPage) throw new ListChanged(`pagination changed (per_page ${perPage}→${meta.per_page}, last_page ${lastPage}→${meta.last_page})`);
@@ -68,21 +52,20 @@ async function crawlOnce<T>(options: CrawlOptions<T>): Promise<CrawlResult<T> & 
     return data;
   };
 
-  const pages: T[][] = [keep(check(first, 1))];
+  const pages: CommentThread[][] = [check(first, 1)];
   let pagesDone = 1;
   options.onProgress?.({ pagesDone, pages: lastPage });
   const rest = Array.from({ length: lastPage - 1 }, (_, i) => i + 2);
   const fetched = await boundedMap(rest, options.concurrency, async (page) => {
-    const data = keep(check(await options.fetchPage(page, perPage), page));
+    const data = check(await options.fetchPage(page, perPage), page);
     options.onProgress?.({ pagesDone: ++pagesDone, pages: lastPage });
     return data;
   });
   pages.push(...fetched);
-  if (duplicated) throw new ListChanged("a comment appeared on two pages");
   return { threads: pages.flat(), total, pages: lastPage, perPage, crawls: 0 };
 }
 
-export async function crawlAllPages<T = CommentThread>(options: CrawlOptions<T>): Promise<CrawlResult<T>> {
+export async function crawlAllPages(options: CrawlOptions): Promise<CrawlResult> {
   const maxCrawls = options.maxCrawls ?? 3;
   for (let crawl = 1; ; crawl++) {
     try {
@@ -90,7 +73,7 @@ export async function crawlAllPages<T = CommentThread>(options: CrawlOptions<T>)
     } catch (error) {
       if (!(error instanceof ListChanged)) throw error;
       if (crawl >= maxCrawls) {
-        throw new CommentsApiError({ failure: "drift", url: options.endpoint, message: `the comments kept changing during ${crawl} crawls (${error.message})`, hint: "Comments are being moderated right now; build again in a minute." });
+        throw new CommentsApiError({ failure: "drift", url: options.endpoint, message: `the comments kept changing during ${crawl} crawls (${error.message})`, action: "Comments are being moderated right now; build again in a minute." });
       }
       options.onRestart?.(error.message);
     }

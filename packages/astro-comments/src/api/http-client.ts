@@ -1,10 +1,11 @@
-// One page of the comments list over HTTP (undici): bearer auth, timeouts, retries with backoff
-// and jitter, Retry-After on 429, fail-fast on 4xx, size limit, content-type, JSON and schema
-// checks. Every error names the URL and status; the token never leaves the Authorization header.
+// One page of the comments list over HTTP (undici): bearer auth, a deadline per attempt and per
+// request, retries with backoff, Retry-After on 429, fail-fast on 4xx, size limit, content-type,
+// JSON and schema checks. Every error names the URL and status; the token never leaves the
+// Authorization header.
 import { setTimeout as delay } from "node:timers/promises";
 import { createContractValidator, describeSchemaErrors, type CommentListResponse, type ValidationError } from "@astro-comments/schema";
 import { Agent, request } from "undici";
-import { CommentsApiError } from "../errors.ts";
+import { CommentsApiError, type CommentsApiFailure } from "../errors.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
 
 export interface CommentsClientOptions {
@@ -12,7 +13,7 @@ export interface CommentsClientOptions {
   endpoint: URL;
   token: string;
   domain: string;
-  /** Per-request timeout (headers and body), in ms. */
+  /** What one attempt may take, from sending the request to the last byte of the body, in ms. */
   timeoutMs: number;
   /** Open connections at most. */
   connections: number;
@@ -22,6 +23,7 @@ export interface CommentsClientOptions {
   /** Injected in tests to make backoff deterministic and instant. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
   /** Told about each retry, for logging. */
   onRetry?: (event: { url: string; reason: string; attempt: number; waitMs: number }) => void;
 }
@@ -50,27 +52,61 @@ export function pageUrl(endpoint: URL, domain: string, page: number, perPage: nu
   return url.toString();
 }
 
-function describeNetworkError(error: unknown): { reason: string; timeout: boolean } {
-  const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = err.code ?? err.cause?.code;
-  const timeout = err.name === "TimeoutError" || (code !== undefined && /TIMEOUT/.test(code));
-  const text = [code, err.message, err.cause?.message].filter((part) => part !== undefined && part !== "").join(": ");
-  return { reason: text || String(error), timeout };
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** What went wrong on the wire, in words: the phase it failed in matters more than undici's code. */
+function describeAttemptFailure(error: unknown, phase: "headers" | "body", timedOutAfterMs: number | undefined, bytes: number): { reason: string; timeout: boolean } {
+  if (timedOutAfterMs !== undefined) {
+    return phase === "headers"
+      ? { reason: `no response headers within ${seconds(timedOutAfterMs)}`, timeout: true }
+      : { reason: `the response body was still arriving after ${seconds(timedOutAfterMs)} (${bytes} bytes received; the API is stalled or trickling)`, timeout: true };
+  }
+  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err.cause?.code ?? err.code;
+  const detail = err.cause?.message ?? err.message ?? "";
+  const text = code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail;
+  const where = phase === "headers" ? "before the response" : `in the middle of the response body (${bytes} bytes received)`;
+  return { reason: `the connection failed ${where}: ${text || String(error)}`, timeout: false };
 }
 
-function fatalHint(status: number, body: unknown, domain: string): { failure: "unauthorized" | "forbidden" | "invalid-request" | "not-found"; message: string; hint: string } {
+function refusal(status: number, body: unknown, domain: string, perPage: number): { failure: CommentsApiFailure; message: string; action: string } {
   switch (status) {
     case 401:
-      return { failure: "unauthorized", message: "the comments API rejected the API token", hint: "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area." };
+      return { failure: "unauthorized", message: "the comments API rejected the API token", action: "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area." };
     case 403:
-      return { failure: "forbidden", message: `the API token may not read comments of "${domain}"`, hint: "Check COMMENTS_DOMAIN (or the domain option): it must be the site's domain exactly as configured in your comments account, and the token must belong to that account." };
+      return { failure: "forbidden", message: `the API token may not read comments of "${domain}"`, action: "Check COMMENTS_DOMAIN (or the domain option): it must be the site's domain exactly as configured in your comments account, and the token must belong to that account." };
     case 404:
-      return { failure: "not-found", message: "the comments API endpoint was not found", hint: "Check COMMENTS_API_URL (or the apiUrl option): it should be the service's base URL, e.g. https://go.jamcomments.com." };
+      return { failure: "not-found", message: "the comments API endpoint was not found", action: "Check COMMENTS_API_URL (or the apiUrl option): it should be the service's base URL, e.g. https://go.jamcomments.com." };
     default: {
-      const errors = (body as Partial<ValidationError> | undefined)?.errors;
-      const detail = errors ? Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ") : "";
-      return { failure: "invalid-request", message: `the comments API refused the request${detail ? ` (${detail})` : ""}`, hint: "Check the domain and perPage options. If they look right, the API may have changed: please report it with this message." };
+      const errors = (body as Partial<ValidationError> | undefined)?.errors ?? {};
+      const perPageMessage = errors.per_page?.join(" ");
+      if (perPageMessage !== undefined) {
+        // Laravel words its max rule "may not be greater than 100" (8.x) or "must not be greater than 100" (9+).
+        const limit = /greater than (\d+)/.exec(perPageMessage)?.[1];
+        return {
+          failure: "invalid-request",
+          message: `the comments API refused per_page=${perPage} ("${perPageMessage}")`,
+          action: limit ? `Set the perPage option to ${limit} or less.` : "Lower the perPage option (50, the default, is accepted by every version of the service).",
+        };
+      }
+      const detail = Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ");
+      return { failure: "invalid-request", message: `the comments API refused the request${detail ? ` (${detail})` : ""}`, action: "Check the domain option. If it looks right, the API may have changed: please report it with this message." };
     }
+  }
+}
+
+const metaNumbers = ["current_page", "from", "to", "last_page", "per_page", "total"] as const;
+
+/**
+ * Laravel before 9.2 sends `per_page` as the query string it was given ("50"). A decimal string is
+ * read as the number it spells; anything else is left for the schema to reject.
+ */
+function readDecimalStrings(body: unknown): void {
+  const meta = (body as { meta?: Record<string, unknown> } | null)?.meta;
+  if (meta === null || typeof meta !== "object") return;
+  for (const key of metaNumbers) {
+    const value = meta[key];
+    if (typeof value === "string" && /^(0|[1-9][0-9]{0,14})$/.test(value)) meta[key] = Number(value);
   }
 }
 
@@ -78,58 +114,65 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retryPolicy };
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const now = options.now ?? (() => performance.now());
   const agent = new Agent({ connections: options.connections, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
   // Tolerant: an extra field from the service is dropped, not fatal; named fields are checked exactly.
   const contract = createContractValidator({ tolerateUnknownProperties: true });
-  const redact = (text: string) => (options.token ? text.split(options.token).join("[token]") : text);
+  // Belt and braces: the token only travels in a header, but no message may ever carry it. Tokens
+  // too short to be real are left alone, or every "t" of a message would go.
+  const redact = (text: string) => (options.token.length >= 8 ? text.split(options.token).join("[token]") : text);
   let requests = 0;
   let retries = 0;
   let bytes = 0;
 
-  async function readBody(body: AsyncIterable<Buffer>, url: string, status: number): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > options.maxResponseBytes) {
-        throw new CommentsApiError({ failure: "too-large", url, status, message: `a response was larger than ${options.maxResponseBytes} bytes`, hint: "Lower the perPage option, or raise maxResponseBytes if pages of this size are expected." });
-      }
-      chunks.push(chunk);
-    }
-    bytes += size;
-    return Buffer.concat(chunks).toString("utf8");
-  }
-
   function parsePage(text: string, contentType: string, url: string, status: number): CommentListResponse {
     const snippet = JSON.stringify(text.slice(0, 80));
     if (contentType !== "" && !/\bjson\b/i.test(contentType)) {
-      throw new CommentsApiError({ failure: "malformed", url, status, message: `expected JSON but the response is ${contentType.split(";")[0]} (starts ${snippet})`, hint: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API." });
+      throw new CommentsApiError({ failure: "malformed", url, status, message: `expected JSON but the response is ${contentType.split(";")[0]} (starts ${snippet})`, action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API." });
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (error) {
-      throw new CommentsApiError({ failure: "malformed", url, status, message: `the response is not valid JSON (${(error as Error).message}; starts ${snippet})`, hint: "The comments API sent a broken body. Try again; if it persists, report it to the service." });
+      throw new CommentsApiError({ failure: "malformed", url, status, message: `the response is not valid JSON (${(error as Error).message}; starts ${snippet})`, action: "The comments API sent a broken body; try again, and report it to the service if it persists." });
     }
+    readDecimalStrings(body);
     const problems = contract.validate("listResponse", body);
     if (problems.length > 0) {
-      throw new CommentsApiError({ failure: "contract", url, status, message: `the response does not match the comments API contract (${describeSchemaErrors(problems)})`, hint: "The service changed its response shape or COMMENTS_API_URL points at another API. Nothing was rendered from it." });
+      throw new CommentsApiError({ failure: "contract", url, status, message: `the response does not match the comments API contract (${describeSchemaErrors(problems)})`, action: "The service changed its response shape, or COMMENTS_API_URL points at another API; nothing was rendered from it." });
     }
     return body as CommentListResponse;
   }
 
-  async function waitAndRetry(url: string, reason: string, attempt: number, waitMs: number): Promise<void> {
-    retries++;
-    options.onRetry?.({ url, reason, attempt, waitMs });
-    await sleep(waitMs);
-  }
-
   async function fetchPage(page: number, perPage: number): Promise<FetchedPage> {
     const url = pageUrl(options.endpoint, options.domain, page, perPage);
-    let networkRetries = 0;
+    const started = now();
+    const elapsed = () => now() - started;
+    let transientRetries = 0;
     let rateLimitWaits = 0;
+
+    /** Waits before the next attempt if the request's budget allows one more; false when it does not. */
+    async function retryWithin(waitMs: number, reason: string, attempt: number): Promise<boolean> {
+      // The next attempt needs its wait plus a fair chance to answer (half a timeout).
+      if (elapsed() + waitMs + options.timeoutMs / 2 > policy.giveUpAfterMs) return false;
+      retries++;
+      options.onRetry?.({ url, reason, attempt, waitMs });
+      await sleep(waitMs);
+      return true;
+    }
+    const spent = (attempt: number) => `${attempt} attempt${attempt === 1 ? "" : "s"} over ${seconds(elapsed())}`;
+
     for (let attempt = 1; ; attempt++) {
       requests++;
+      const attemptTimeout = Math.max(1, Math.min(options.timeoutMs, policy.giveUpAfterMs - elapsed()));
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, attemptTimeout);
+      let phase: "headers" | "body" = "headers";
+      let received = 0;
       let status: number;
       let text: string;
       let headers: Record<string, string | string[] | undefined>;
@@ -138,45 +181,64 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
           dispatcher: agent,
           method: "GET",
           headers: { authorization: `Bearer ${options.token}`, accept: "application/json", "user-agent": userAgent },
-          signal: AbortSignal.timeout(options.timeoutMs),
+          signal: controller.signal,
         });
+        phase = "body";
         status = response.statusCode;
         headers = response.headers;
-        text = await readBody(response.body, url, status);
+        const chunks: Buffer[] = [];
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          received += chunk.length;
+          if (received > options.maxResponseBytes) {
+            controller.abort();
+            throw new CommentsApiError({ failure: "too-large", url, status, message: `a response was larger than ${options.maxResponseBytes} bytes`, action: "Lower the perPage option, or raise maxResponseBytes if pages of this size are expected." });
+          }
+          chunks.push(chunk);
+        }
+        text = Buffer.concat(chunks).toString("utf8");
       } catch (error) {
         if (error instanceof CommentsApiError) throw error;
-        const { reason, timeout } = describeNetworkError(error);
-        if (networkRetries < policy.retries) {
-          await waitAndRetry(url, redact(reason), attempt, backoffDelay(networkRetries++, policy, random));
+        const { reason, timeout } = describeAttemptFailure(error, phase, timedOut ? attemptTimeout : undefined, received);
+        if (transientRetries < policy.retries && (await retryWithin(backoffDelay(transientRetries, policy, random), redact(reason), attempt))) {
+          transientRetries++;
           continue;
         }
         throw new CommentsApiError({
-          failure: timeout ? "timeout" : "network", url, attempts: attempt, cause: error,
-          message: `could not reach the comments API after ${attempt} attempts (${redact(reason)})`,
-          hint: timeout ? "The API did not answer in time. Raise the timeout option, or try again later." : "Check COMMENTS_API_URL and your network; the service may be down. Try again later.",
+          failure: timeout ? "timeout" : "network", url, attempts: attempt,
+          message: `the comments API did not answer: ${redact(reason)}; gave up after ${spent(attempt)}`,
+          action: timeout ? "The service is hung or overloaded: build again later, or raise the timeout option." : "Check COMMENTS_API_URL and the network; the service may be down. Build again later.",
         });
+      } finally {
+        clearTimeout(timer);
+        bytes += received;
       }
 
       const kind = classifyStatus(status);
       if (kind === "ok") return { url, body: parsePage(text, String(headers["content-type"] ?? ""), url, status) };
-      if (kind === "retry" && networkRetries < policy.retries) {
-        await waitAndRetry(url, `HTTP ${status}`, attempt, backoffDelay(networkRetries++, policy, random));
-        continue;
-      }
       if (kind === "retry") {
-        throw new CommentsApiError({ failure: "server-error", url, status, attempts: attempt, message: `the comments API kept failing (${attempt} attempts)`, hint: "The service is having trouble. Try the build again later." });
+        if (transientRetries < policy.retries && (await retryWithin(backoffDelay(transientRetries, policy, random), `HTTP ${status}`, attempt))) {
+          transientRetries++;
+          continue;
+        }
+        throw new CommentsApiError({ failure: "server-error", url, status, attempts: attempt, message: `the comments API kept failing (${spent(attempt)})`, action: "The service is having trouble; build again later." });
       }
       if (kind === "rate-limited") {
         const header = headers["retry-after"];
         const retryAfter = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
-        if (rateLimitWaits < policy.maxRateLimitWaits && (retryAfter ?? 0) <= policy.maxRetryAfterSeconds) {
+        // Without Retry-After, back off; with it, wait as asked plus a little jitter.
+        const waitMs = retryAfter === undefined ? backoffDelay(rateLimitWaits, policy, random) : retryAfter * 1000 + Math.floor(random() * 250);
+        if (rateLimitWaits < policy.maxRateLimitWaits && (await retryWithin(waitMs, `HTTP 429, Retry-After ${retryAfter ?? "absent"}`, attempt))) {
           rateLimitWaits++;
-          // Without Retry-After, fall back to backoff; with it, wait exactly as asked plus a little jitter.
-          const waitMs = retryAfter === undefined ? backoffDelay(rateLimitWaits, policy, random) : retryAfter * 1000 + Math.floor(random() * 250);
-          await waitAndRetry(url, `HTTP 429, Retry-After ${retryAfter ?? "absent"}`, attempt, waitMs);
           continue;
         }
-        throw new CommentsApiError({ failure: "rate-limited", url, status, attempts: attempt, message: `the comments API kept rate-limiting the build (Retry-After ${retryAfter ?? "absent"} s)`, hint: "Lower the concurrency option, or build again after the rate-limit window." });
+        const tooLong = retryAfter !== undefined && elapsed() + waitMs > policy.giveUpAfterMs;
+        throw new CommentsApiError({
+          failure: "rate-limited", url, status, attempts: attempt,
+          message: tooLong
+            ? `the comments API asked to wait ${retryAfter} s (Retry-After), longer than the ${seconds(policy.giveUpAfterMs)} a request may wait`
+            : `the comments API kept rate-limiting the fetch (${spent(attempt)}, Retry-After ${retryAfter ?? "absent"})`,
+          action: "Build again after the rate-limit window, or lower the concurrency option.",
+        });
       }
       let errorBody: unknown;
       try {
@@ -184,7 +246,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       } catch {
         errorBody = undefined;
       }
-      throw new CommentsApiError({ url, status, attempts: attempt, ...fatalHint(status, errorBody, options.domain) });
+      throw new CommentsApiError({ url, status, attempts: attempt, ...refusal(status, errorBody, options.domain, perPage) });
     }
   }
 
@@ -199,6 +261,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     get bytes() {
       return bytes;
     },
-    close: () => agent.close(),
+    // destroy, not close: after a failed crawl nothing may keep a hung socket (and the build) alive.
+    close: () => agent.destroy(),
   };
 }

@@ -9,22 +9,28 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** 429 answers tolerated for one request before giving up. */
   maxRateLimitWaits: number;
-  /** A Retry-After longer than this (seconds) fails instead of stalling the build. */
-  maxRetryAfterSeconds: number;
+  /** Everything one request may spend (attempts and waits) before it fails, in ms. */
+  giveUpAfterMs: number;
 }
 
+// With 5 retries the waits add up to 10–20 s: long enough for a service to restart, short enough
+// that a dead one fails the fetch well within a minute.
 export const defaultRetryPolicy: RetryPolicy = {
-  retries: 4,
-  baseDelayMs: 300,
+  retries: 5,
+  baseDelayMs: 800,
   maxDelayMs: 8_000,
   maxRateLimitWaits: 10,
-  maxRetryAfterSeconds: 120,
+  giveUpAfterMs: 50_000,
 };
 
-/** Exponential backoff with full jitter: uniform in [0, min(max, base * 2^retry)). */
+/**
+ * Exponential backoff with "equal jitter": uniform in [c/2, c) for c = min(max, base * 2^retry).
+ * Half of each wait is guaranteed, so the retries really do span the window; the random half keeps
+ * many builds from retrying in lockstep.
+ */
 export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.floor(random() * ceiling);
+  return Math.floor(ceiling / 2 + random() * (ceiling / 2));
 }
 
 /** Seconds to wait from a Retry-After header (delta-seconds or an HTTP date); undefined if absent or unreadable. */

@@ -13,7 +13,7 @@ export function machineDate(createdAt: string): string {
 }
 
 function commentHtml(comment: RenderedComment, formatDate: DateFormatter): string {
-  const replies = comment.replies.length === 0
+  const replies = !("replies" in comment) || comment.replies.length === 0
     ? ""
     : `<ol class="astro-comments__replies" data-comment-replies aria-label="Replies">${commentItemsHtml(comment.replies, formatDate)}</ol>`;
   return (

@@ -1,62 +1,59 @@
-// Turns the API's threads into what pages render: grouped by page key, bodies made safe,
-// replies nested under their comment, counts ready. Pure: no I/O.
+// Turns the API's threads into page entries: grouped by page key, in a deterministic order, bodies
+// made safe, replies nested under their comment. Pure: no I/O.
 import type { CommentReply, CommentThread } from "@astro-comments/schema";
+import type { PageCommentsData, StoredComment, StoredReply } from "../entry-schema.ts";
 import { pathKey } from "./path-key.ts";
-import { renderCommentBody } from "./render-body.ts";
-import type { BodyRenderer } from "./render-cache.ts";
+import { renderCommentBody, type RenderedBody } from "./render-body.ts";
 
-/** A comment as components render it. `html` is sanitized and highlighted; `author` is plain text. */
-export interface RenderedComment {
-  author: string;
-  /** created_at as the API sent it (UTC, microseconds). */
-  createdAt: string;
-  html: string;
-  /** The path the service stored the comment under. */
-  path: string;
-  replies: RenderedComment[];
+/** A comment as the markup renders it: a top-level comment, or a reply (which has no replies). */
+export type RenderedComment = StoredComment | StoredReply;
+
+/** Groups threads by the key of their path, so every spelling of a page's path lands on one page. */
+export function groupThreadsByPage(threads: Iterable<CommentThread>): Map<string, CommentThread[]> {
+  const pages = new Map<string, CommentThread[]>();
+  for (const thread of threads) {
+    const key = pathKey(thread.path);
+    const page = pages.get(key);
+    if (page) page.push(thread);
+    else pages.set(key, [thread]);
+  }
+  return pages;
 }
 
-export interface PageComments {
-  /** Approved comments on the page, replies included. */
-  count: number;
-  comments: RenderedComment[];
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Oldest first. Services that store whole seconds tie often, and a database may page ties in a
+ * different order on every request, so ties are broken by the comment itself: the same comments
+ * always come out in the same order (and give the same digest). Identical twins compare equal and
+ * are both kept.
+ */
+type Comparable = Pick<CommentReply, "created_at" | "name" | "content" | "html" | "path">;
+
+export function compareComments(a: Comparable, b: Comparable): number {
+  return compareText(a.created_at, b.created_at) || compareText(a.name, b.name) || compareText(a.content, b.content) || compareText(a.html, b.html) || compareText(a.path, b.path);
 }
 
-export type CommentOrder = "oldest-first" | "newest-first";
-
-export interface CommentsByPage {
-  pages: Map<string, PageComments>;
-  topLevel: number;
-  replies: number;
+/** A page's threads, and each thread's replies, in the order they are stored and shown. */
+export function sortPageThreads(threads: readonly CommentThread[]): CommentThread[] {
+  return threads
+    .map((thread) => ({ ...thread, children: [...thread.children].sort(compareComments) }))
+    .sort(compareComments);
 }
 
-/** Renders one thread (body sanitized and highlighted, replies nested); unknown fence languages are reported. */
-export function renderThread(thread: CommentThread, unknownLanguages?: Set<string>, renderBody: BodyRenderer = renderCommentBody): RenderedComment {
-  const render = (comment: CommentThread | CommentReply, nested: RenderedComment[]): RenderedComment => {
+export type BodyRenderer = (html: string, content: string) => RenderedBody;
+
+/** The entry data of one page from its sorted threads; unknown code-fence languages are reported. */
+export function renderPageComments(key: string, sortedThreads: readonly CommentThread[], unknownLanguages?: Set<string>, renderBody: BodyRenderer = renderCommentBody): PageCommentsData {
+  const render = (comment: Comparable): StoredReply => {
     const body = renderBody(comment.html, comment.content);
-    body.unknownLanguages.forEach((language) => unknownLanguages?.add(language));
-    return { author: comment.name, createdAt: comment.created_at, html: body.html, path: comment.path, replies: nested };
+    for (const language of body.unknownLanguages) unknownLanguages?.add(language);
+    return { author: comment.name, createdAt: comment.created_at, html: body.html, path: comment.path };
   };
-  return render(thread, thread.children.map((reply) => render(reply, [])));
-}
-
-/** Groups rendered threads by page key and orders each page. */
-export function groupByPage(rendered: readonly RenderedComment[], order: CommentOrder = "oldest-first"): CommentsByPage {
-  const pages = new Map<string, PageComments>();
-  let replies = 0;
-  for (const comment of rendered) {
-    replies += comment.replies.length;
-    const key = pathKey(comment.path);
-    const page = pages.get(key) ?? { count: 0, comments: [] };
-    page.comments.push(comment);
-    page.count += 1 + comment.replies.length;
-    pages.set(key, page);
-  }
-  // Threads arrive oldest first; comments stored under two spellings of one path interleave by time.
-  const byTime = (a: RenderedComment, b: RenderedComment) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
-  for (const page of pages.values()) {
-    page.comments.sort(byTime);
-    if (order === "newest-first") page.comments.reverse();
-  }
-  return { pages, topLevel: rendered.length, replies };
+  let count = 0;
+  const comments = sortedThreads.map((thread) => {
+    count += 1 + thread.children.length;
+    return { ...render(thread), replies: thread.children.map(render) };
+  });
+  return { path: key, count, comments };
 }

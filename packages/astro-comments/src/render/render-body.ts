@@ -3,6 +3,9 @@
 import { highlightCodeBlocks } from "./highlight.ts";
 import { escapeHtml, sanitizeCommentHtml } from "./sanitize.ts";
 
+/** Bump when sanitizing or highlighting changes their output: stored pages are then rendered again. */
+export const RENDER_VERSION = "2";
+
 export interface RenderedBody {
   html: string;
   unknownLanguages: string[];

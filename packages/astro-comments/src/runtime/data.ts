@@ -1,51 +1,77 @@
 // Read side, for components and for sites that want the data itself:
 //   import { getComments, getCommentCount } from "astro-comments/data";
-// Runs inside Astro's render (it imports a virtual module the integration provides).
-import { readFileSync, statSync } from "node:fs";
+// Everything comes from the comments collection through astro:content, so it works wherever
+// Astro renders (Node, workerd, on-demand pages) and incremental builds can see it.
+import { getCollection } from "astro:content";
 import config from "virtual:astro-comments/config";
-import { parseStore, publishedStore, type StoredComments } from "../comments-store.ts";
+import type { PageCommentsData } from "../entry-schema.ts";
 import type { RenderSettings } from "../options.ts";
-import type { PageComments, RenderedComment } from "../render/comment-tree.ts";
-import { pathKey } from "../render/path-key.ts";
 import { commentItemsHtml } from "../render/comment-markup.ts";
+import type { RenderedComment } from "../render/comment-tree.ts";
+import { pathKey } from "../render/path-key.ts";
 
-export type { PageComments, RenderedComment } from "../render/comment-tree.ts";
+export type { PageCommentsData, StoredComment, StoredReply } from "../entry-schema.ts";
+export type { RenderedComment } from "../render/comment-tree.ts";
 export { pathKey } from "../render/path-key.ts";
 export { machineDate } from "../render/comment-markup.ts";
 
-let cached: { mtimeMs: number; store: StoredComments } | undefined;
-
-function store(): StoredComments {
-  const live = publishedStore(config.storeFile);
-  if (live) return live;
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(config.storeFile).mtimeMs;
-  } catch {
-    throw new Error(
-      `astro-comments: no comments have been fetched (${config.storeFile} is missing). Comments are fetched by \`astro build\` and \`astro dev\`; check that comments() is in the integrations of astro.config.`,
-    );
-  }
-  // In dev the store is rewritten when comments are fetched again; reload it then.
-  if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, store: parseStore(readFileSync(config.storeFile, "utf8"), config.storeFile) };
-  return cached.store;
+export interface PageComments extends PageCommentsData {
+  /** The entry's digest: changes exactly when the page's comments do. "" for a page without comments. */
+  digest: string;
 }
 
-const empty: PageComments = Object.freeze({ count: 0, comments: [] }) as PageComments;
+interface Entry {
+  id: string;
+  digest?: string | number;
+  data: PageCommentsData;
+}
+
+// One lookup table per build: getEntry would log a warning for every page without comments, and
+// getCollection per page would be quadratic. In dev the entries change on refresh, so no table is kept.
+let table: Promise<Map<string, Entry>> | undefined;
+
+function entries(): Promise<Map<string, Entry>> {
+  if (table === undefined || import.meta.env.DEV) {
+    table = (getCollection(config.collection) as Promise<Entry[]>).then((list) => new Map(list.map((entry) => [entry.id, entry])));
+  }
+  return table;
+}
+
+/** Top-level comments in the configured order (replies always oldest first). */
+function ordered(comments: PageCommentsData["comments"]): PageCommentsData["comments"] {
+  return config.order === "newest-first" ? [...comments].reverse() : comments;
+}
 
 /** The comments of one page (any spelling of its path: trailing slash, encoded, full URL). */
-export function getComments(path: string): PageComments {
-  return store().pages[pathKey(path)] ?? empty;
+export async function getComments(path: string): Promise<PageComments> {
+  const key = pathKey(path);
+  const entry = (await entries()).get(key);
+  if (entry === undefined) return { path: key, count: 0, comments: [], digest: "" };
+  return { ...entry.data, comments: ordered(entry.data.comments), digest: String(entry.digest ?? "") };
 }
 
 /** Approved comments on a page, replies included. */
-export function getCommentCount(path: string): number {
-  return getComments(path).count;
+export async function getCommentCount(path: string): Promise<number> {
+  return (await getComments(path)).count;
+}
+
+/**
+ * A value that changes exactly when the page's comments change: fold it into an incremental
+ * build's `cacheKey` so the page is rendered again when (and only when) a comment is approved.
+ *
+ * @example
+ * return posts.map(async (post) => ({ params: { slug: post.id }, props: { post },
+ *   cacheKey: `${post.digest}:${await getCommentsDigest(`/posts/${post.id}`)}` }));
+ */
+export async function getCommentsDigest(path: string): Promise<string> {
+  return (await getComments(path)).digest;
 }
 
 /** Every page that has comments, by page key. */
-export function getAllComments(): ReadonlyMap<string, PageComments> {
-  return new Map(Object.entries(store().pages));
+export async function getAllComments(): Promise<ReadonlyMap<string, PageComments>> {
+  const pages = new Map<string, PageComments>();
+  for (const [key, entry] of await entries()) pages.set(key, { ...entry.data, comments: ordered(entry.data.comments), digest: String(entry.digest ?? "") });
+  return pages;
 }
 
 /** The settings the integration was configured with (order, date format, texts). */

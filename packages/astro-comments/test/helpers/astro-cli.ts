@@ -13,11 +13,11 @@ export const astroBin = join(createRequire(import.meta.url).resolve("astro/packa
 /** Astro colours and underlines parts of its log even without a TTY; tests compare plain text. */
 export const plainText = (log: string) => log.replace(/\x1b\[[0-9;]*m/g, "");
 
-/** `astro build` of the example site into `out` (a fresh temporary folder by default). */
-export function astroBuild(env: Record<string, string>, out = join(mkdtempSync(join(tmpdir(), "ac-build-")), "dist")): Promise<{ code: number; log: string; out: string }> {
+/** `astro build` of a site (the example site by default) into `out` (a fresh temporary folder by default). */
+export function astroBuild(env: Record<string, string>, out = join(mkdtempSync(join(tmpdir(), "ac-build-")), "dist"), site = exampleSite): Promise<{ code: number; log: string; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
-      cwd: exampleSite,
+      cwd: site,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...env },
     });
     let log = "";

@@ -15,8 +15,19 @@ export async function serve(handler: RequestListener): Promise<{ url: string; cl
   };
 }
 
-/** Records backoff waits instead of sleeping: deterministic and instant. */
+/**
+ * Records backoff waits instead of sleeping: deterministic and instant. `now` is a clock that the
+ * recorded waits move forward, so a request's time budget runs out as if they had been slept.
+ */
 export function recordingSleep() {
   const waits: number[] = [];
-  return { waits, sleep: async (ms: number) => void waits.push(ms) };
+  let waited = 0;
+  return {
+    waits,
+    sleep: async (ms: number) => {
+      waits.push(ms);
+      waited += ms;
+    },
+    now: () => performance.now() + waited,
+  };
 }

@@ -1,6 +1,6 @@
 import { codeSamples, hostileBodies, xssBodies, xssNames } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
-import { groupByPage, renderThread, type CommentOrder } from "../../src/render/comment-tree.ts";
+import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
 import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
 import { pathKey } from "../../src/render/path-key.ts";
 import { renderCommentBody } from "../../src/render/render-body.ts";
@@ -84,16 +84,27 @@ describe("comment tree", () => {
     created_at: created, content: "c", html: "<p>c</p>\n", status: "approved" as const, name: "n", path,
     children: Array.from({ length: children }, (_, i) => ({ created_at: created.replace("00.000000", `0${i + 1}.000000`), content: "r", html: "<p>r</p>", status: "approved" as const, name: "r", path })),
   });
-  const buildCommentTree = (threads: ReturnType<typeof thread>[], order?: CommentOrder) => groupByPage(threads.map((t) => renderThread(t)), order);
-  it("merges spellings of one path, counts replies, and orders by time either way", () => {
-    const threads = [thread("/a", "2024-01-01T00:00:00.000000Z", 2), thread("/b", "2024-01-02T00:00:00.000000Z"), thread("/a/", "2024-01-03T00:00:00.000000Z", 1)];
-    const tree = buildCommentTree(threads);
-    expect(tree.pages.get("/a")?.count).toBe(5);
-    expect(tree.pages.get("/a")?.comments.map((c) => c.createdAt)).toEqual(["2024-01-01T00:00:00.000000Z", "2024-01-03T00:00:00.000000Z"]);
-    expect(tree.pages.get("/a")?.comments[0]?.replies).toHaveLength(2);
-    expect(tree.replies).toBe(3);
-    const newest = buildCommentTree(threads, "newest-first");
-    expect(newest.pages.get("/a")?.comments.map((c) => c.createdAt)).toEqual(["2024-01-03T00:00:00.000000Z", "2024-01-01T00:00:00.000000Z"]);
+  const buildPages = (threads: ReturnType<typeof thread>[]) =>
+    new Map([...groupThreadsByPage(threads)].map(([key, page]) => [key, renderPageComments(key, sortPageThreads(page))]));
+  it("merges spellings of one path, counts replies, and orders oldest first", () => {
+    const threads = [thread("/a/", "2024-01-03T00:00:00.000000Z", 1), thread("/a", "2024-01-01T00:00:00.000000Z", 2), thread("/b", "2024-01-02T00:00:00.000000Z")];
+    const pages = buildPages(threads);
+    expect(pages.get("/a")?.count).toBe(5);
+    expect(pages.get("/a")?.comments.map((c) => c.createdAt)).toEqual(["2024-01-01T00:00:00.000000Z", "2024-01-03T00:00:00.000000Z"]);
+    expect(pages.get("/a")?.comments[0]?.replies).toHaveLength(2);
+    expect(pages.get("/b")?.count).toBe(1);
+  });
+
+  it("orders tied timestamps the same way whatever order the service paged them in, and keeps identical twins", () => {
+    const tie = "2024-01-01T00:00:00.000000Z";
+    const a = { ...thread("/a", tie), name: "Ann", content: "first" };
+    const b = { ...thread("/a", tie), name: "Bob", content: "second" };
+    const twin = { ...thread("/a", tie), name: "Ann", content: "first" };
+    const one = buildPages([a, b, twin]).get("/a");
+    const other = buildPages([b, twin, a]).get("/a");
+    expect(one).toEqual(other);
+    expect(one?.comments.map((c) => c.author)).toEqual(["Ann", "Ann", "Bob"]);
+    expect(one?.count).toBe(3);
   });
 });
 
@@ -106,22 +117,5 @@ describe("comment markup", () => {
       '<li class="astro-comments__item"><article class="astro-comments__comment" data-comment><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>A &amp; &quot;B&quot;</span> <time class="astro-comments__time" datetime="2024-01-01T00:00:00.000Z">&lt;2024-01-01T00:00:00.000000Z&gt;</time></header><div class="astro-comments__body" data-comment-body><p>top</p></div>' +
         '<ol class="astro-comments__replies" data-comment-replies aria-label="Replies"><li class="astro-comments__item"><article class="astro-comments__comment" data-comment><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>&lt;b&gt;R&lt;/b&gt;</span> <time class="astro-comments__time" datetime="2024-01-02T03:04:05.123Z">&lt;2024-01-02T03:04:05.123456Z&gt;</time></header><div class="astro-comments__body" data-comment-body><p>reply</p></div></article></li></ol></article></li>',
     );
-  });
-});
-
-describe("render cache", () => {
-  it("returns what a fresh render returns, counts hits, and keeps unknown languages", async () => {
-    const { createRenderCache, loadRenderCache } = await import("../../src/render/render-cache.ts");
-    const html = '<p>x</p><pre><code class="language-nope">a &lt; b</code></pre><script>alert(1)</script>';
-    const first = createRenderCache();
-    const fresh = first.render(html, "x");
-    expect(fresh).toEqual(renderCommentBody(html, "x"));
-    expect(first.hits).toBe(0);
-    const second = createRenderCache(first.entries());
-    expect(second.render(html, "x")).toEqual(fresh);
-    expect(second.render("<p>other</p>", "other").html).toBe("<p>other</p>");
-    expect(second.hits).toBe(1);
-    expect(fresh.unknownLanguages).toEqual(["nope"]);
-    expect(await loadRenderCache("/nonexistent/render-cache.json")).toEqual({});
   });
 });

@@ -1,0 +1,37 @@
+// The content-layer loader: `comments: defineCollection({ loader: commentsLoader() })` in
+// src/content.config.ts. It takes its settings from the comments() integration.
+import type { Loader } from "astro/loaders";
+import { pageCommentsSchema } from "./entry-schema.ts";
+import { CommentsConfigError } from "./errors.ts";
+import { siteState } from "./site-registry.ts";
+import { syncComments } from "./sync-comments.ts";
+
+/** The loader's name in logs, and what `refreshContent({ loaders })` selects. */
+export const LOADER_NAME = "astro-comments";
+
+/**
+ * One entry per page with comments: its id is the page key (see `pathKey`), its data the page's
+ * count and comments (sanitized, highlighted), its digest changes only when they do.
+ *
+ * @example
+ * // src/content.config.ts
+ * import { defineCollection } from "astro:content";
+ * import { commentsLoader } from "astro-comments/loader";
+ * export const collections = { comments: defineCollection({ loader: commentsLoader() }) };
+ */
+export function commentsLoader() {
+  return {
+    name: LOADER_NAME,
+    schema: pageCommentsSchema,
+    load: async (context) => {
+      const site = siteState(context.config.root);
+      if (site === undefined) {
+        throw new CommentsConfigError(
+          "astro-comments: commentsLoader() found no comments() integration; add it to the integrations in astro.config.",
+          'import comments from "astro-comments"; then integrations: [comments()] in astro.config.mjs. The loader takes its settings from there.',
+        );
+      }
+      await syncComments(context, site);
+    },
+  } satisfies Loader;
+}

@@ -1,0 +1,32 @@
+// What the integration hands to the loader and what the loader reports back, per site root.
+// Astro loads astro.config natively but content.config.ts through Vite, so the integration and the
+// loader are two instances of this package in one process: module state is not shared between
+// them, globalThis is. Nothing here reaches the browser or the build output.
+import type { FetchStatus } from "./fetch-status.ts";
+import type { ResolvedOptions } from "./options.ts";
+
+export interface SiteState {
+  options: ResolvedOptions;
+  command: "dev" | "build" | "preview" | "sync";
+  /** Set by the loader: the collection it serves (the data API reads this one). */
+  collection?: string;
+  /** Set by the loader after each fetch, successful or not. */
+  status?: FetchStatus;
+  /** Called by the loader when the status changes, so the dev server can refresh what depends on it. */
+  onStatus?: (status: FetchStatus) => void;
+}
+
+const key = Symbol.for("astro-comments.sites");
+
+function sites(): Map<string, SiteState> {
+  const scope = globalThis as { [key]?: Map<string, SiteState> };
+  return (scope[key] ??= new Map());
+}
+
+export function registerSite(root: URL, state: SiteState): void {
+  sites().set(root.href, state);
+}
+
+export function siteState(root: URL): SiteState | undefined {
+  return sites().get(root.href);
+}

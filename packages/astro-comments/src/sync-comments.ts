@@ -1,0 +1,164 @@
+// What the loader does on every sync: fetch every comment, and update one entry per page in
+// Astro's data store. Pages whose comments did not change keep their entry (and digest) and are
+// neither sanitized nor highlighted again. When the fetch fails, the last good comments stay.
+import type { LoaderContext } from "astro/loaders";
+import type { PageCommentsData } from "./entry-schema.ts";
+import { CommentsApiError, withoutTrace } from "./errors.ts";
+import { fetchAllComments, type ClientOverrides, type FetchSummary } from "./fetch-comments.ts";
+import type { FetchStatus } from "./fetch-status.ts";
+import { lastGoodFiles, type LastFetch, type LastGoodFiles, type StoredEntry } from "./last-good.ts";
+import type { Credentials, ResolvedOptions } from "./options.ts";
+import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
+import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
+import type { SiteState } from "./site-registry.ts";
+
+type Context = Pick<LoaderContext, "collection" | "store" | "meta" | "logger" | "config" | "generateDigest">;
+
+const count = (n: number) => n.toLocaleString("en-US");
+const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
+
+/** Identifies where comments come from: entries of another domain or service are never reused. */
+const sourceOf = (credentials: Credentials) => `${credentials.domain} ${credentials.endpoint.href}`;
+
+/** When a fetch fails, how the build goes on. Dev never stops for it: it starts with what it has. */
+function failurePolicy(site: SiteState): Pick<ResolvedOptions, "onError" | "allowEmpty" | "maxStaleHours"> {
+  const { onError, allowEmpty, maxStaleHours } = site.options;
+  return site.command === "dev" ? { onError: "last-good", allowEmpty: true, maxStaleHours: Number.POSITIVE_INFINITY } : { onError, allowEmpty, maxStaleHours };
+}
+
+function publish(site: SiteState, status: FetchStatus): void {
+  site.status = status;
+  site.onStatus?.(status);
+}
+
+export async function syncComments(context: Context, site: SiteState, overrides: ClientOverrides = {}): Promise<void> {
+  const { store, meta, logger } = context;
+  site.collection = context.collection;
+  const credentials = site.options.credentials;
+  if (credentials === undefined) {
+    // astro sync, check and preview need no credentials and fetch nothing.
+    logger.info(`no credentials set, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept`);
+    return;
+  }
+  const source = sourceOf(credentials);
+  const files = lastGoodFiles(context.config.cacheDir, source);
+  const previousFetch = await files.readFetch();
+  // A dev server must start promptly even when the API is down; a poll or refresh tries again.
+  const fetchOptions = site.command === "dev" ? { ...site.options, retries: Math.min(site.options.retries, 1), giveUpAfter: Math.min(site.options.giveUpAfter, 15_000) } : site.options;
+
+  let fetched;
+  try {
+    fetched = await fetchAllComments(credentials, fetchOptions, logger, overrides);
+  } catch (error) {
+    await keepLastGood(context, site, source, files, previousFetch, error as Error);
+    return;
+  }
+
+  const { threads, summary } = fetched;
+  const pages = groupThreadsByPage(threads);
+  threads.length = 0;
+  const previousCount = meta.get("source") === source ? store.keys().length : 0;
+  if (meta.get("source") !== source) store.clear();
+  const unknownLanguages = new Set<string>();
+  let rendered = 0;
+  let comments = 0;
+  const digests: string[] = [];
+  for (const [id, pageThreads] of pages) {
+    const sorted = sortPageThreads(pageThreads);
+    const digest = context.generateDigest(`${RENDER_VERSION}\n${JSON.stringify(sorted)}`);
+    digests.push(`${id}\u0000${digest}`);
+    const existing = store.get<PageCommentsData>(id);
+    if (existing?.digest === digest) {
+      comments += existing.data.count;
+      continue;
+    }
+    const data = renderPageComments(id, sorted, unknownLanguages);
+    comments += data.count;
+    store.set({ id, data, digest });
+    rendered++;
+  }
+  let removed = 0;
+  for (const id of store.keys()) {
+    if (!pages.has(id)) {
+      store.delete(id);
+      removed++;
+    }
+  }
+  meta.set("source", source);
+  const fetchedAt = new Date().toISOString();
+  meta.set("fetchedAt", fetchedAt);
+
+  const lastFetch: LastFetch = { source, fetchedAt, contentDigest: context.generateDigest(digests.sort().join("\n")) };
+  await files.write(lastFetch, () => ({ source, contentDigest: lastFetch.contentDigest, renderVersion: RENDER_VERSION, entries: storedEntries(context) }), previousFetch);
+  publish(site, { fetchedAt, stale: false });
+
+  if (unknownLanguages.size > 0) {
+    logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...unknownLanguages].sort().join(", ")}`);
+  }
+  if (pages.size === 0 && previousCount > 0) {
+    logger.warn(`the comments API returned no comments for ${credentials.domain}, where the last fetch had ${plural(previousCount, "page")} of them; if that is wrong, check COMMENTS_DOMAIN`);
+  }
+  logger.info(`${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary)}`);
+}
+
+function describeFetch(summary: FetchSummary): string {
+  const parts = [`${plural(summary.requests, "request")}`, `${(summary.bytes / 1_048_576).toFixed(1)} MiB`];
+  if (summary.retries > 0) parts.push(plural(summary.retries, "retry").replace("retrys", "retries"));
+  if (summary.crawls > 1) parts.push(`${summary.crawls} crawls`);
+  return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
+}
+
+function storedEntries(context: Context): StoredEntry[] {
+  return context.store.entries().map(([id, entry]) => ({ id, digest: String(entry.digest), data: entry.data as PageCommentsData }));
+}
+
+/** Bodies stored by another version of the renderer go through today's sanitizer and highlighter. */
+function rerender(data: PageCommentsData): PageCommentsData {
+  const body = (html: string) => renderCommentBody(html, "").html;
+  return { ...data, comments: data.comments.map((comment) => ({ ...comment, html: body(comment.html), replies: comment.replies.map((reply) => ({ ...reply, html: body(reply.html) })) })) };
+}
+
+const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+
+async function keepLastGood(context: Context, site: SiteState, source: string, files: LastGoodFiles, previousFetch: LastFetch | undefined, error: Error): Promise<void> {
+  const { store, meta, logger } = context;
+  const policy = failurePolicy(site);
+  const reason = error.message.split("\n")[0]!.replace(/^astro-comments: /, "");
+  const expected = error instanceof CommentsApiError;
+  const fail = (extra: string) => {
+    error.message = `${error.message}${extra}`;
+    throw expected ? withoutTrace(error, (trace) => logger.debug(trace)) : error;
+  };
+  if (policy.onError === "fail") fail(' (onError: "fail")');
+
+  let fetchedAt: string | undefined;
+  if (meta.get("source") === source && store.keys().length > 0) {
+    fetchedAt = meta.get("fetchedAt") ?? previousFetch?.fetchedAt;
+  } else {
+    const saved = await files.readEntries();
+    store.clear();
+    if (saved) {
+      for (const entry of saved.entries) {
+        store.set({ id: entry.id, digest: entry.digest, data: saved.renderVersion === RENDER_VERSION ? entry.data : rerender(entry.data) });
+      }
+      meta.set("source", source);
+      fetchedAt = previousFetch?.fetchedAt;
+      if (fetchedAt) meta.set("fetchedAt", fetchedAt);
+    }
+  }
+
+  const pages = store.keys().length;
+  if (pages === 0 && fetchedAt === undefined) {
+    if (!policy.allowEmpty) fail(" There is no earlier fetch to fall back on; set allowEmpty: true to build without comments instead.");
+    publish(site, { fetchedAt: null, stale: true, error: reason });
+    logger.warn(`building without comments, because the fetch failed and there is no earlier one: ${reason}`);
+    return;
+  }
+  const ageHours = fetchedAt === undefined ? Number.POSITIVE_INFINITY : (Date.now() - Date.parse(fetchedAt)) / 3_600_000;
+  if (ageHours > policy.maxStaleHours) {
+    const asOf = fetchedAt === undefined ? "an unknown time" : formatTime(fetchedAt);
+    fail(` The last good comments (as of ${asOf}) are older than maxStaleHours (${policy.maxStaleHours} h), so the build stops rather than ship them.`);
+  }
+  publish(site, { fetchedAt: fetchedAt ?? null, stale: true, error: reason });
+  logger.warn(`showing the comments as of ${fetchedAt ? formatTime(fetchedAt) : "an unknown time"} (${plural(pages, "page")}), because the fetch failed: ${reason}`);
+}

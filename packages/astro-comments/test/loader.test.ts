@@ -1,0 +1,211 @@
+// The loader's sync against the mock and against broken servers, with a Map-backed data store in
+// place of Astro's: entries, digests, what gets rendered again, and what an outage keeps.
+import { startMockServer, type MockServer } from "@astro-comments/mock-server";
+import type { DataStore, LoaderContext } from "astro/loaders";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PageCommentsData } from "../src/entry-schema.ts";
+import { resolveOptions, type CommentsOptions } from "../src/options.ts";
+import type { SiteState } from "../src/site-registry.ts";
+import { syncComments } from "../src/sync-comments.ts";
+import { loaderContext, memoryMeta, memoryStore } from "./helpers/loader-context.ts";
+import { recordingSleep, serve } from "./helpers/servers.ts";
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ dataset: { seed: 5, size: 400 } });
+});
+afterAll(() => mock.close());
+
+function site(url: string, options: CommentsOptions = {}, token = mock.token): SiteState {
+  const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: token };
+  return { options: resolveOptions({ timeout: 1_000, ...options }, env), command: "build" };
+}
+
+/** One sync, as one build runs it; waits are recorded, not slept. */
+async function sync(context: LoaderContext, state: SiteState) {
+  const clock = recordingSleep();
+  await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
+}
+
+const digests = (store: DataStore) => new Map(store.entries().map(([id, entry]) => [id, entry.digest]));
+const totalComments = (store: DataStore) => store.values().reduce((sum, entry) => sum + (entry.data as PageCommentsData).count, 0);
+
+async function failure(run: Promise<unknown>): Promise<Error> {
+  try {
+    await run;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the sync to fail");
+}
+
+describe("loader sync", () => {
+  it("writes one entry per page, and on the next build renders nothing that did not change", async () => {
+    const { context, lines } = loaderContext();
+    const state = site(mock.url);
+    await sync(context, state);
+    const store = context.store as DataStore & { writes: number };
+    const expected = mock.store.threads("example.com").reduce((sum, thread) => sum + 1 + thread.children.length, 0);
+    expect(totalComments(store)).toBe(expected);
+    expect(state.collection).toBe("comments");
+    expect(state.status).toMatchObject({ stale: false });
+    const writes = store.writes;
+    const before = digests(store);
+
+    await sync(context, state);
+    expect(store.writes).toBe(writes);
+    expect(digests(store)).toEqual(before);
+    expect(lines.at(-1)).toMatch(new RegExp(`: 0 rendered, ${before.size} unchanged, 0 removed`));
+  });
+
+  it("after one approval changes exactly the digest of the page that got the comment", async () => {
+    const local = await startMockServer({ dataset: { seed: 8, size: 300 } });
+    try {
+      const { context } = loaderContext();
+      const state = site(local.url, {}, local.token);
+      await sync(context, state);
+      const before = digests(context.store);
+      const countBefore = totalComments(context.store);
+      local.store.approvePending(1);
+      await sync(context, state);
+      const after = digests(context.store);
+      const changed = [...after].filter(([id, digest]) => before.get(id) !== digest).map(([id]) => id);
+      expect(changed).toHaveLength(1);
+      expect(totalComments(context.store)).toBeGreaterThan(countBefore);
+    } finally {
+      await local.close();
+    }
+  });
+
+  const broken: Array<[string, Parameters<typeof serve>[0]]> = [
+    ["unreachable", () => undefined],
+    ["hung (no headers)", () => undefined],
+    ["trickling its body", (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const timer = setInterval(() => res.write(" "), 20);
+      res.once("close", () => clearInterval(timer));
+    }],
+    ["failing with 500s", (_req, res) => res.writeHead(500, { "content-type": "application/json" }).end('{"message":"Server Error"}')],
+    ["rejecting the token (401)", (_req, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"message":"Unauthenticated."}')],
+    ["off-contract", (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"data":"nope"}')],
+  ];
+
+  it.each(broken)("keeps the last good comments when the API is %s, says as of when, and marks them stale", async (name, handler) => {
+    const { context, lines } = loaderContext();
+    await sync(context, site(mock.url));
+    const before = digests(context.store);
+    const server = await serve(handler);
+    if (name === "unreachable") await server.close();
+    try {
+      const state = site(server.url, { retries: 1 }, mock.token);
+      // Same source as the good fetch: only the API's health differs.
+      state.options.credentials!.endpoint = new URL("/api/comments", server.url);
+      (context.meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${state.options.credentials!.endpoint.href}`);
+      await sync(context, state);
+      expect(digests(context.store)).toEqual(before);
+      expect(state.status).toMatchObject({ stale: true });
+      expect(state.status?.error).toMatch(/^the comments API|^the response/);
+      expect(lines.at(-1)).toMatch(/^WARN showing the comments as of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+ pages\), because the fetch failed: /);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("restores the last good comments from its own copy when Astro cleared the store, and fails without one", async () => {
+    const first = loaderContext();
+    await sync(first.context, site(mock.url));
+    const before = digests(first.context.store);
+    // Same cacheDir, empty store: what Astro leaves after "Clearing content store".
+    const cleared = loaderContext({ cacheDir: first.context.config.cacheDir, store: memoryStore(), meta: memoryMeta() });
+    const state = site(mock.url, { retries: 0 });
+    state.options.credentials!.endpoint = new URL("/api/comments", mock.url);
+    await mock.close();
+    try {
+      await sync(cleared.context, state);
+      expect(digests(cleared.context.store)).toEqual(before);
+      expect(cleared.lines.find((line) => line.startsWith("WARN showing the comments as of"))).toMatch(/\(\d+ pages\), because the fetch failed: the comments API did not answer/);
+
+      const fresh = loaderContext();
+      const error = await failure(sync(fresh.context, state));
+      expect(error.message).toMatch(/^astro-comments: the comments API did not answer: .* There is no earlier fetch to fall back on; set allowEmpty: true/);
+      expect(error.stack).toBe("");
+      expect(error.message).not.toContain(mock.token);
+
+      const allowed = loaderContext();
+      const lenient = site(mock.url, { retries: 0, allowEmpty: true });
+      await sync(allowed.context, lenient);
+      expect(allowed.context.store.keys()).toEqual([]);
+      expect(lenient.status).toMatchObject({ fetchedAt: null, stale: true });
+      expect(allowed.lines.at(-1)).toMatch(/^WARN building without comments, because the fetch failed/);
+    } finally {
+      mock = await startMockServer({ dataset: { seed: 5, size: 400 } });
+    }
+  });
+
+  it("fails instead with onError: \"fail\", or when the last good comments are older than maxStaleHours", async () => {
+    const { context } = loaderContext();
+    await sync(context, site(mock.url));
+    const dead = await serve(() => undefined);
+    await dead.close();
+    const downSite = (options: CommentsOptions) => {
+      const state = site(mock.url, { retries: 0, ...options });
+      state.options.credentials!.endpoint = new URL("/api/comments", dead.url);
+      (context.meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${state.options.credentials!.endpoint.href}`);
+      return state;
+    };
+    const strict = await failure(sync(context, downSite({ onError: "fail" })));
+    expect(strict.message).toMatch(/did not answer.*\(onError: "fail"\)$/);
+    (context.meta as ReturnType<typeof memoryMeta>).set("fetchedAt", new Date(Date.now() - 30 * 3_600_000).toISOString());
+    const old = await failure(sync(context, downSite({ maxStaleHours: 24 })));
+    expect(old.message).toMatch(/are older than maxStaleHours \(24 h\), so the build stops rather than ship them\.$/);
+    expect(context.store.keys().length).toBeGreaterThan(0);
+  });
+
+  it("never shows another domain's comments: a changed source starts from an empty store", async () => {
+    const { context } = loaderContext();
+    await sync(context, site(mock.url));
+    expect(context.store.keys().length).toBeGreaterThan(0);
+    const other = site(mock.url, {});
+    other.options.credentials!.domain = "empty.example";
+    await sync(context, other);
+    expect(context.store.keys()).toEqual([]);
+  });
+
+  it("fetches nothing and keeps the store without credentials (astro sync, check)", async () => {
+    const { context, lines } = loaderContext();
+    await sync(context, site(mock.url));
+    const before = digests(context.store);
+    const state: SiteState = { options: resolveOptions({}, {}, { requireCredentials: false }), command: "sync" };
+    await sync(context, state);
+    expect(digests(context.store)).toEqual(before);
+    expect(lines.at(-1)).toMatch(/^INFO no credentials set, so no comments are fetched; \d+ stored pages kept$/);
+  });
+
+  it("reads a Laravel 8 service: per_page as a string, identical twins and tied timestamps, all kept", async () => {
+    const laravel = await startMockServer({ laravel8: true, dataset: { seed: 5, size: 400 } });
+    try {
+      const { context, lines } = loaderContext();
+      const state = site(laravel.url, { perPage: 100 }, laravel.token);
+      await sync(context, state);
+      const served = laravel.store.threads("example.com");
+      expect(totalComments(context.store)).toBe(served.reduce((sum, thread) => sum + 1 + thread.children.length, 0));
+      // Twins: at least one page holds two comments that are equal in every field.
+      const twins = context.store.values().some((entry) => {
+        const seen = new Set<string>();
+        return (entry.data as PageCommentsData).comments.some((comment) => {
+          const key = JSON.stringify(comment);
+          if (seen.has(key)) return true;
+          seen.add(key);
+          return false;
+        });
+      });
+      expect(twins).toBe(true);
+      expect(lines.join("\n")).not.toMatch(/changed during the crawl/);
+      const before = digests(context.store);
+      await sync(context, state);
+      expect(digests(context.store)).toEqual(before);
+    } finally {
+      await laravel.close();
+    }
+  });
+});
