@@ -1,10 +1,11 @@
 // One fetch of a domain's comments: the crawl over HTTP with progress in the log. Returns the raw
 // threads; what becomes of them (entries, digests, rendering) is the loader's business.
-import type { CommentThread } from "@astro-comments/schema";
+import type { CommentThread } from "./api/generated/api-types.ts";
 import type { AstroIntegrationLogger } from "astro";
 import { crawlAllPages } from "./api/crawl.ts";
 import { createCommentsClient, type CommentsClientOptions } from "./api/http-client.ts";
 import type { Credentials, ResolvedOptions } from "./options.ts";
+import type { SiteState } from "./site-registry.ts";
 
 export interface FetchSummary {
   requests: number;
@@ -24,6 +25,21 @@ export type FetchOptions = Pick<ResolvedOptions, "perPage" | "concurrency" | "ti
 
 /** Test seam: deterministic backoff without real waiting. */
 export type ClientOverrides = Pick<CommentsClientOptions, "random" | "sleep" | "now">;
+
+/**
+ * The fetch for a site, started as early as possible: the integration starts it while Astro is
+ * still setting up (config, Vite, the content config), so network time hides behind that work,
+ * and the loader takes it over. A dev server must start promptly even when the API is down (a poll
+ * or refresh tries again), so dev retries once and gives up sooner.
+ */
+export function startFetch(site: Pick<SiteState, "options" | "command">, credentials: Credentials, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
+  const options = site.command === "dev" ? { ...site.options, retries: Math.min(site.options.retries, 1), giveUpAfter: Math.min(site.options.giveUpAfter, 15_000) } : site.options;
+  const fetching = fetchAllComments(credentials, options, logger, overrides);
+  // Handled here so a failure that lands before the loader awaits it is not an unhandled
+  // rejection; the loader still gets the error when it awaits.
+  fetching.catch(() => undefined);
+  return fetching;
+}
 
 export async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
   const started = performance.now();

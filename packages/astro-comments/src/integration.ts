@@ -2,6 +2,7 @@
 // serves render settings to components through virtual modules, and in dev wires up refreshing.
 import type { AstroIntegration } from "astro";
 import { setupDevRefresh } from "./dev-refresh.ts";
+import { startFetch } from "./fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
 import { CommentsConfigError } from "./errors.ts";
 import { resolveOptions, type CommentsOptions } from "./options.ts";
@@ -38,7 +39,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
   return {
     name: INTEGRATION_NAME,
     hooks: {
-      "astro:config:setup": ({ config, command, updateConfig, injectScript }) => {
+      "astro:config:setup": ({ config, command, updateConfig, injectScript, logger }) => {
         const env = readCommentsEnv(config, commandMode(command));
         const resolved = resolveOptions(options, env, {
           locale: config.i18n?.defaultLocale,
@@ -46,6 +47,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
           requireCredentials: command === "dev" || command === "build",
         });
         site = { options: resolved, command };
+        if (resolved.credentials && (command === "build" || command === "dev")) site.prefetch = startFetch(site, resolved.credentials, logger);
         registerSite(config.root, site);
         updateConfig({ vite: { plugins: [virtualModulesPlugin(site)] } });
         if (resolved.injectStyles) injectScript("page-ssr", 'import "astro-comments/styles.css";');
@@ -57,6 +59,9 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
       // The content layer has synced by now: a site that never ran the loader lacks the collection.
       "astro:server:start": checkCollection,
       "astro:build:start": checkCollection,
+      "astro:build:done": async () => {
+        await site?.pendingWrite;
+      },
     },
   };
 }

@@ -2,13 +2,18 @@
 // whole store when the Astro config, the content config or the Astro version changes; a build
 // during an outage right after such a change still has this copy to fall back on.
 // Two files: the entries (rewritten only when the comments changed) and a small record of when
-// the last complete fetch happened (rewritten by every successful fetch).
+// the last complete fetch happened (rewritten by every successful fetch). The entries are written
+// one JSON line each through a stream, so a large site never builds one huge string, and in the
+// background: the build goes on while they are written.
+import { createReadStream, createWriteStream } from "node:fs";
 import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { finished } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface StoredEntry {
   id: string;
@@ -31,40 +36,88 @@ export interface LastGoodEntries {
   entries: StoredEntry[];
 }
 
+type EntriesHeader = Omit<LastGoodEntries, "entries">;
+
 export interface LastGoodFiles {
   readFetch(): Promise<LastFetch | undefined>;
   readEntries(): Promise<LastGoodEntries | undefined>;
-  write(fetch: LastFetch, entries: () => LastGoodEntries, previous: LastFetch | undefined): Promise<void>;
+  /** Starts writing; the promise settles when both files are in place. */
+  write(fetch: LastFetch, header: EntriesHeader, entries: readonly StoredEntry[], previous: LastFetch | undefined): Promise<void>;
+}
+
+// A write still under way, per folder: a read waits for it, so the next sync sees what the last wrote.
+const pending = new Map<string, Promise<void>>();
+
+function isCurrent<T extends { source: string; format?: number }>(value: T, source: string): boolean {
+  return value.format === FORMAT && value.source === source;
 }
 
 async function readJson<T extends { source: string }>(file: string, source: string): Promise<T | undefined> {
   try {
     const parsed = JSON.parse(await readFile(file, "utf8")) as T & { format?: number };
-    return parsed.format === FORMAT && parsed.source === source ? parsed : undefined;
+    return isCurrent(parsed, source) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readEntriesFile(file: string, source: string): Promise<LastGoodEntries | undefined> {
+  try {
+    const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
+    let header: (EntriesHeader & { format?: number }) | undefined;
+    const entries: StoredEntry[] = [];
+    for await (const line of lines) {
+      if (header === undefined) {
+        header = JSON.parse(line) as EntriesHeader & { format?: number };
+        if (!isCurrent(header, source)) return undefined;
+      } else if (line !== "") entries.push(JSON.parse(line) as StoredEntry);
+    }
+    return header && { source: header.source, contentDigest: header.contentDigest, renderVersion: header.renderVersion, entries };
   } catch {
     return undefined;
   }
 }
 
 /** Written aside and renamed into place, so an interrupted build never leaves half a file. */
-async function writeJson(file: string, value: object): Promise<void> {
+async function writeAside(file: string, write: (temporary: string) => Promise<void>): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify({ format: FORMAT, ...value }));
+  await write(temporary);
   await rename(temporary, file);
+}
+
+async function writeLines(file: string, header: object, entries: readonly StoredEntry[]): Promise<void> {
+  const out = createWriteStream(file);
+  const put = (line: string) => (out.write(`${line}\n`) ? undefined : new Promise<void>((resolve) => out.once("drain", () => resolve())));
+  await put(JSON.stringify(header));
+  for (const entry of entries) await put(JSON.stringify(entry));
+  out.end();
+  await finished(out);
 }
 
 export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
   const dir = join(fileURLToPath(cacheDir), "astro-comments");
   const fetchFile = join(dir, "last-fetch.json");
-  const entriesFile = join(dir, "last-good.json");
+  const entriesFile = join(dir, "last-good.jsonl");
+  const settled = () => pending.get(dir)?.catch(() => undefined);
   return {
-    readFetch: () => readJson<LastFetch>(fetchFile, source),
-    readEntries: () => readJson<LastGoodEntries>(entriesFile, source),
-    async write(fetch, entries, previous) {
-      await mkdir(dir, { recursive: true });
-      const entriesKept = previous?.contentDigest === fetch.contentDigest && (await access(entriesFile).then(() => true, () => false));
-      if (!entriesKept) await writeJson(entriesFile, entries());
-      await writeJson(fetchFile, fetch);
+    readFetch: async () => {
+      await settled();
+      return readJson<LastFetch>(fetchFile, source);
+    },
+    readEntries: async () => {
+      await settled();
+      return readEntriesFile(entriesFile, source);
+    },
+    write(fetch, header, entries, previous) {
+      const writing = (async () => {
+        await settled();
+        await mkdir(dir, { recursive: true });
+        const kept = previous?.contentDigest === fetch.contentDigest && (await access(entriesFile).then(() => true, () => false));
+        if (!kept) await writeAside(entriesFile, (temporary) => writeLines(temporary, { format: FORMAT, ...header }, entries));
+        await writeAside(fetchFile, (temporary) => writeFile(temporary, JSON.stringify({ format: FORMAT, ...fetch })));
+      })();
+      pending.set(dir, writing);
+      return writing;
     },
   };
 }

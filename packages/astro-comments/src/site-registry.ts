@@ -2,6 +2,7 @@
 // Astro loads astro.config natively but content.config.ts through Vite, so the integration and the
 // loader are two instances of this package in one process: module state is not shared between
 // them, globalThis is. Nothing here reaches the browser or the build output.
+import type { FetchedComments } from "./fetch-comments.ts";
 import type { FetchStatus } from "./fetch-status.ts";
 import type { ResolvedOptions } from "./options.ts";
 
@@ -12,6 +13,10 @@ export interface SiteState {
   collection?: string;
   /** Set by the loader after each fetch, successful or not. */
   status?: FetchStatus;
+  /** The fetch the integration started while Astro set up; the loader's first sync takes it. */
+  prefetch?: Promise<FetchedComments>;
+  /** The loader's background save of the last good comments; the integration awaits it. */
+  pendingWrite?: Promise<void>;
   /** Called by the loader when the status changes, so the dev server can refresh what depends on it. */
   onStatus?: (status: FetchStatus) => void;
 }

@@ -2,9 +2,10 @@
 // Astro's data store. Pages whose comments did not change keep their entry (and digest) and are
 // neither sanitized nor highlighted again. When the fetch fails, the last good comments stay.
 import type { LoaderContext } from "astro/loaders";
+import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsApiError, withoutTrace } from "./errors.ts";
-import { fetchAllComments, type ClientOverrides, type FetchSummary } from "./fetch-comments.ts";
+import { startFetch, type ClientOverrides, type FetchSummary } from "./fetch-comments.ts";
 import type { FetchStatus } from "./fetch-status.ts";
 import { lastGoodFiles, type LastFetch, type LastGoodFiles, type StoredEntry } from "./last-good.ts";
 import type { Credentials, ResolvedOptions } from "./options.ts";
@@ -43,12 +44,13 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   const source = sourceOf(credentials);
   const files = lastGoodFiles(context.config.cacheDir, source);
   const previousFetch = await files.readFetch();
-  // A dev server must start promptly even when the API is down; a poll or refresh tries again.
-  const fetchOptions = site.command === "dev" ? { ...site.options, retries: Math.min(site.options.retries, 1), giveUpAfter: Math.min(site.options.giveUpAfter, 15_000) } : site.options;
 
   let fetched;
   try {
-    fetched = await fetchAllComments(credentials, fetchOptions, logger, overrides);
+    // The integration's early start serves the first sync; later syncs (dev refresh) fetch anew.
+    const early = site.prefetch;
+    site.prefetch = undefined;
+    fetched = await (early ?? startFetch(site, credentials, logger, overrides));
   } catch (error) {
     await keepLastGood(context, site, source, files, previousFetch, error as Error);
     return;
@@ -89,7 +91,11 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   meta.set("fetchedAt", fetchedAt);
 
   const lastFetch: LastFetch = { source, fetchedAt, contentDigest: context.generateDigest(digests.sort().join("\n")) };
-  await files.write(lastFetch, () => ({ source, contentDigest: lastFetch.contentDigest, renderVersion: RENDER_VERSION, entries: storedEntries(context) }), previousFetch);
+  // Off the critical path: the build renders pages meanwhile, and the integration waits for it
+  // when the build is done. A failed write costs only the fallback copy, never the build.
+  site.pendingWrite = files
+    .write(lastFetch, { source, contentDigest: lastFetch.contentDigest, renderVersion: RENDER_VERSION }, storedEntries(context), previousFetch)
+    .catch((error: Error) => logger.warn(`could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`));
   publish(site, { fetchedAt, stale: false });
 
   if (unknownLanguages.size > 0) {
