@@ -15,6 +15,9 @@ export default defineConfig({
       // When a build falls back to the last good comments, say how old they are.
       staleNotice: true,
       dateFormat: { locale: "en-GB", timeZone: "UTC", dateStyle: "medium", timeStyle: "short" },
+      // The mock serves comments for a larger site (/guides/…, /notes/…) than this example builds;
+      // a real site keeps the default "warn" to hear about comments no page shows.
+      orphans: "ignore",
     }),
   ],
 });

@@ -1,23 +1,28 @@
-// Generates src/generated/api-types.ts from json/index.schema.json.
-// `--check` compares instead of writing and exits 1 when the committed file is stale.
+// Writes every file generated from json/ (see generate.ts): the schema's types and astro-comments'
+// bundled contract (its types and precompiled validator).
+// `--check` compares instead of writing and exits 1 when any committed file is stale.
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { generateApiTypes, generatedTypesFile } from "./generate.ts";
+import { generatedFiles } from "./generate.ts";
 
 const check = process.argv.includes("--check");
-const fresh = await generateApiTypes();
-const target = fileURLToPath(generatedTypesFile);
+const stale: string[] = [];
 
-if (check) {
-  const committed = await readFile(target, "utf8").catch(() => "");
-  if (committed !== fresh) {
-    process.stderr.write(
-      `${target} is stale: the JSON Schema changed but the types were not regenerated. Run \`npm run generate\` and commit the result.\n`,
-    );
-    process.exit(1);
+for (const { file, generate } of generatedFiles) {
+  const fresh = await generate();
+  const target = fileURLToPath(file);
+  if (!check) {
+    await writeFile(target, fresh);
+    process.stdout.write(`wrote ${target}\n`);
+  } else if ((await readFile(target, "utf8").catch(() => "")) !== fresh) {
+    stale.push(target);
   }
-  process.stdout.write("generated API types are up to date\n");
-} else {
-  await writeFile(target, fresh);
-  process.stdout.write(`wrote ${target}\n`);
 }
+
+if (stale.length > 0) {
+  process.stderr.write(
+    `stale generated files (the JSON Schema or the generator changed but they were not regenerated): ${stale.join(", ")}. Run \`npm run generate\` and commit the result.\n`,
+  );
+  process.exit(1);
+}
+if (check) process.stdout.write("generated files are up to date\n");

@@ -1,10 +1,11 @@
 // Runtime entry of the contract: the schema documents and Ajv validators built from them.
 // Validators are keyed by file name, so the files need no $id (Prism's validation breaks on $id).
 import { readFileSync, readdirSync } from "node:fs";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type CodeOptions, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 
 export type * from "./generated/api-types.ts";
+export { describeSchemaErrors, type SchemaError } from "./schema-errors.ts";
 
 /** Folder holding the *.schema.json files. */
 export const schemaDirectory = new URL("../json/", import.meta.url);
@@ -50,14 +51,25 @@ export interface ContractValidator {
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
-export function createContractValidator(options: ContractValidatorOptions = {}): ContractValidator {
+/**
+ * The Ajv instance behind every validator: each schema file added under its file name, formats on.
+ * `code` passes Ajv's code-generation options through: scripts/generate.ts compiles astro-comments'
+ * standalone validator from this same instance, so both check exactly the same contract.
+ */
+export function createContractAjv(options: ContractValidatorOptions = {}, code?: CodeOptions): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
     removeAdditional: options.tolerateUnknownProperties ? true : false,
+    ...(code ? { code } : {}),
   });
   addFormats(ajv);
   for (const [file, document] of loadSchemaDocuments()) ajv.addSchema(document, file);
+  return ajv;
+}
+
+export function createContractValidator(options: ContractValidatorOptions = {}): ContractValidator {
+  const ajv = createContractAjv(options);
   const compiled = new Map<SchemaName, ValidateFunction>();
   return {
     validate(name, value) {
@@ -71,20 +83,4 @@ export function createContractValidator(options: ContractValidatorOptions = {}):
       return validate(value) ? [] : [...(validate.errors ?? [])];
     },
   };
-}
-
-/** One line per Ajv error, e.g. `/data/0/status must be equal to constant "approved"`. */
-export function describeSchemaErrors(errors: readonly ErrorObject[], limit = 5): string {
-  const lines = errors.slice(0, limit).map((error) => {
-    const where = error.instancePath || "(root)";
-    const extra =
-      error.keyword === "additionalProperties"
-        ? ` (${String((error.params as { additionalProperty?: unknown }).additionalProperty)})`
-        : error.keyword === "const"
-          ? ` ${JSON.stringify((error.params as { allowedValue?: unknown }).allowedValue)}`
-          : "";
-    return `${where} ${error.message ?? error.keyword}${extra}`;
-  });
-  if (errors.length > limit) lines.push(`... and ${errors.length - limit} more`);
-  return lines.join("; ");
 }

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createContractValidator, describeSchemaErrors, openApiDocument, type CommentListResponse, type SchemaName } from "../src/index.ts";
-import { generateApiTypes, generatedTypesFile } from "../scripts/generate.ts";
+import { generatedFiles } from "../scripts/generate.ts";
 import apiMdExample from "./fixtures/api-md-example.json" with { type: "json" };
 
 const strict = createContractValidator();
@@ -111,8 +111,11 @@ describe("the OpenAPI document", () => {
   });
 });
 
-describe("generated types", () => {
-  it("are up to date with the schema (run `npm run generate` when this fails)", async () => {
-    expect(await readFile(generatedTypesFile, "utf8")).toBe(await generateApiTypes());
-  });
+describe("generated files", () => {
+  it.each(generatedFiles.map(({ file, generate }) => [file.pathname.split("/").slice(-4).join("/"), file, generate] as const))(
+    "%s is up to date with the schema (run `npm run generate` when this fails)",
+    async (_, file, generate) => {
+      expect(await readFile(file, "utf8")).toBe(await generate());
+    },
+  );
 });

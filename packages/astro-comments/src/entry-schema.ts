@@ -3,6 +3,11 @@
 import { z } from "astro/zod";
 
 const commentFields = {
+  /**
+   * The comment's HTML id ("comment-" and a hash of when, who, where and what, "-2", "-3" for
+   * identical twins): stable across new approvals, so `#comment-…` links keep their comment.
+   */
+  id: z.string(),
   /** The commenter's display name, as plain text. */
   author: z.string(),
   /** When it was written, as the API sent it (ISO 8601, UTC). */

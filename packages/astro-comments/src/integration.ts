@@ -1,11 +1,13 @@
 // The Astro integration: validates options when the config loads, hands them to the loader,
 // serves render settings to components through virtual modules, and in dev wires up refreshing.
-import type { AstroIntegration } from "astro";
+import type { AstroIntegration, AstroIntegrationLogger, IntegrationResolvedRoute } from "astro";
 import { setupDevRefresh } from "./dev-refresh.ts";
 import { startFetch } from "./fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
 import { CommentsConfigError } from "./errors.ts";
 import { resolveOptions, type CommentsOptions } from "./options.ts";
+import { builtPageKeys, describeOrphans, findOrphans } from "./orphans.ts";
+import { feedSettings, feedSettingsPlugin } from "./routes/feed-settings.ts";
 import { registerSite, type SiteState } from "./site-registry.ts";
 import { virtualModulesPlugin } from "./virtual-module.ts";
 
@@ -18,6 +20,21 @@ function missingCollection(): CommentsConfigError {
   );
 }
 
+/** Lists comments no built page shows, in one block; with `orphans: "fail"` the build fails after. */
+function reportOrphans(site: SiteState, pages: ReadonlyArray<{ pathname: string }>, base: string, onDemand: RegExp[], logger: AstroIntegrationLogger): void {
+  if (site.options.orphans === "ignore" || site.storedPages === undefined) return;
+  const orphans = findOrphans(site.storedPages, builtPageKeys(pages.map((page) => page.pathname), base), onDemand, base);
+  if (orphans.length === 0) return;
+  const report = describeOrphans(orphans);
+  if (site.options.orphans === "warn") {
+    logger.warn(report);
+    return;
+  }
+  const error = new CommentsConfigError(`astro-comments: ${report}`, 'The pages are written; set orphans: "warn" to let such builds pass.');
+  error.stack = "";
+  throw error;
+}
+
 /**
  * Comments from the comments service, rendered into the site's pages at build time.
  *
@@ -28,6 +45,8 @@ function missingCollection(): CommentsConfigError {
  */
 export default function comments(options: CommentsOptions = {}): AstroIntegration {
   let site: SiteState | undefined;
+  let base = "/";
+  let onDemandRoutes: RegExp[] = [];
   const checkCollection = () => {
     if (site && site.collection === undefined) {
       const error = missingCollection();
@@ -39,7 +58,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
   return {
     name: INTEGRATION_NAME,
     hooks: {
-      "astro:config:setup": ({ config, command, updateConfig, injectScript, logger }) => {
+      "astro:config:setup": ({ config, command, updateConfig, injectScript, injectRoute, logger }) => {
         const env = readCommentsEnv(config, commandMode(command));
         const resolved = resolveOptions(options, env, {
           locale: config.i18n?.defaultLocale,
@@ -49,8 +68,19 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         site = { options: resolved, command };
         if (resolved.credentials && (command === "build" || command === "dev")) site.prefetch = startFetch(site, resolved.credentials, logger);
         registerSite(config.root, site);
-        updateConfig({ vite: { plugins: [virtualModulesPlugin(site)] } });
+        base = config.base;
+        const { atom, pageAtom, counts } = resolved.feeds;
+        const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
+        updateConfig({ vite: { plugins: [virtualModulesPlugin(site), feedSettingsPlugin(feeds)] } });
         if (resolved.injectStyles) injectScript("page-ssr", 'import "astro-comments/styles.css";');
+        // Entrypoints as URLs next to this module in dist, so the routes need no package export.
+        if (atom !== undefined) injectRoute({ pattern: atom, entrypoint: new URL("./routes/atom-feed.js", import.meta.url), prerender: true });
+        if (pageAtom !== undefined) injectRoute({ pattern: pageAtom, entrypoint: new URL("./routes/page-atom-feed.js", import.meta.url), prerender: true });
+        if (counts !== undefined) injectRoute({ pattern: counts, entrypoint: new URL("./routes/comment-counts.js", import.meta.url), prerender: true });
+      },
+      // Pages rendered on demand can show any path their pattern matches: never orphans.
+      "astro:routes:resolved": ({ routes }) => {
+        onDemandRoutes = routes.filter((route: IntegrationResolvedRoute) => !route.isPrerendered && route.origin !== "internal" && route.type === "page").map((route) => route.patternRegex);
       },
       "astro:server:setup": ({ server, refreshContent, logger }) => {
         const current = site!;
@@ -59,8 +89,9 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
       // The content layer has synced by now: a site that never ran the loader lacks the collection.
       "astro:server:start": checkCollection,
       "astro:build:start": checkCollection,
-      "astro:build:done": async () => {
+      "astro:build:done": async ({ pages, logger }) => {
         await site?.pendingWrite;
+        if (site) reportOrphans(site, pages, base, onDemandRoutes, logger);
       },
     },
   };

@@ -1,5 +1,6 @@
 // The content-layer loader: `comments: defineCollection({ loader: commentsLoader() })` in
 // src/content.config.ts. It takes its settings from the comments() integration.
+import "./node-version.ts";
 import type { Loader } from "astro/loaders";
 import { pageCommentsSchema } from "./entry-schema.ts";
 import { CommentsConfigError } from "./errors.ts";
@@ -8,6 +9,18 @@ import { syncComments } from "./sync-comments.ts";
 
 /** The loader's name in logs, and what `refreshContent({ loaders })` selects. */
 export const LOADER_NAME = "astro-comments";
+
+/**
+ * The loader's type, declared rather than inferred: an inferred declaration spells the schema with
+ * the zod this package is built against (Astro 7's zod 4), which Astro 5's Loader (zod 3) rejects.
+ * `typeof pageCommentsSchema` is resolved through the site's own `astro/zod` instead, so
+ * `getCollection("comments")` is typed on every supported Astro.
+ */
+export interface CommentsLoader {
+  name: string;
+  schema: typeof pageCommentsSchema;
+  load: Loader["load"];
+}
 
 /**
  * One entry per page with comments: its id is the page key (see `pathKey`), its data the page's
@@ -19,7 +32,7 @@ export const LOADER_NAME = "astro-comments";
  * import { commentsLoader } from "astro-comments/loader";
  * export const collections = { comments: defineCollection({ loader: commentsLoader() }) };
  */
-export function commentsLoader() {
+export function commentsLoader(): CommentsLoader {
   return {
     name: LOADER_NAME,
     schema: pageCommentsSchema,

@@ -135,6 +135,68 @@ export const optionsSchema = z
     emptyText: z.string().default("No comments yet."),
     /** Add the default stylesheet (light/dark custom properties and a PrismJS theme) to every page. Default false. */
     injectStyles: z.boolean().default(false),
+    /**
+     * Texts per locale (a BCP 47 tag, or a language such as "de" for all of its regions), over the
+     * built-in English, German, French and Spanish. Pages follow Astro's i18n routing
+     * (`Astro.currentLocale`); without it, the site's locale is `dateFormat.locale`. `{author}`,
+     * `{date}` and `{count}` are filled in; `count` takes `Intl.PluralRules` categories.
+     * @example { de: { heading: "Leserkommentare" }, nl: { heading: "Reacties", emptyText: "Nog geen reacties.", count: { one: "{count} reactie", other: "{count} reacties" } } }
+     */
+    messages: z
+      .record(
+        z.string(),
+        z
+          .object({
+            heading: z.string(),
+            emptyText: z.string(),
+            /** Accessible name of a reply list; `{author}` is the parent comment's author. */
+            replies: z.string(),
+            /** Accessible name of a comment's permalink; `{date}` is its visible date, `{author}` the author. */
+            permalink: z.string(),
+            /** `<CommentCount>`, by `Intl.PluralRules` category; `{count}` is the formatted number. */
+            count: z.object({ zero: z.string(), one: z.string(), two: z.string(), few: z.string(), many: z.string() }).partial().extend({ other: z.string() }).strict(),
+            /** The stale notice; `{date}` is the date of the fetch shown. */
+            staleAsOf: z.string(),
+            staleUnavailable: z.string(),
+          })
+          .partial()
+          .strict(),
+      )
+      .default({}),
+    /**
+     * What `astro build` does with comments whose path no built page (and no on-demand route)
+     * renders: a typo, a moved post. `"warn"` (default) lists them in one warning with the nearest
+     * built path, `"fail"` fails the build after listing them, `"ignore"` says nothing.
+     * @example "fail"
+     */
+    orphans: z.enum(["warn", "fail", "ignore"]).default("warn"),
+    /**
+     * Old URL → new URL: comments left on the old URL show on the new page, merged in order and
+     * counted once. Any spelling of either path works; Astro's own `redirects` are honoured too
+     * (except patterns with [params]), and an alias here wins over a redirect.
+     * @example { "/blog/hello/": "/posts/hello-world/" }
+     */
+    aliases: z.record(z.string(), z.string()).default({}),
+    /**
+     * Prerendered files about the comments, each added as a route when its path is given. `atom`:
+     * an Atom feed of the site's latest `limit` comments (needs the site's `site` URL). `pageAtom`:
+     * one Atom feed per page with comments, at a pattern holding `[...page]` (the page's path; the
+     * home page's is "index"). `counts`: a JSON object of page key → comment count, for pages built
+     * earlier or elsewhere.
+     * @example { atom: "/comments.xml", pageAtom: "/comments/[...page].xml", limit: 50, counts: "/comments/counts.json" }
+     */
+    feeds: z
+      .object({
+        atom: z.string().regex(/^\//, { message: 'must be a path starting with "/"' }).optional(),
+        pageAtom: z.string().regex(/^\/(.*\/)?\[\.\.\.page\]/, { message: 'must be a path starting with "/" with a "[...page]" segment, e.g. "/comments/[...page].xml"' }).optional(),
+        /** Comments in the Atom feed, newest first (1–1000, default 50). */
+        limit: wholeNumber(1, 1000).default(50),
+        /** The feed's title. Default: "Comments on <site host>". */
+        title: z.string().optional(),
+        counts: z.string().regex(/^\//, { message: 'must be a path starting with "/"' }).optional(),
+      })
+      .strict()
+      .default({ limit: 50 }),
   })
   .strict();
 

@@ -19,6 +19,8 @@ export interface SiteState {
   pendingWrite?: Promise<void>;
   /** Called by the loader when the status changes, so the dev server can refresh what depends on it. */
   onStatus?: (status: FetchStatus) => void;
+  /** Set by the loader after each sync: page key → comments stored for it (the orphan report reads it). */
+  storedPages?: ReadonlyMap<string, number>;
 }
 
 const key = Symbol.for("astro-comments.sites");
@@ -34,4 +36,10 @@ export function registerSite(root: URL, state: SiteState): void {
 
 export function siteState(root: URL): SiteState | undefined {
   return sites().get(root.href);
+}
+
+/** The site when exactly one is registered: a live loader runs without the site's root. */
+export function onlySite(): SiteState | undefined {
+  const all = [...sites().values()];
+  return all.length === 1 ? all[0] : undefined;
 }

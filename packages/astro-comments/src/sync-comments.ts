@@ -9,6 +9,7 @@ import { startFetch, type ClientOverrides, type FetchSummary } from "./fetch-com
 import type { FetchStatus } from "./fetch-status.ts";
 import { lastGoodFiles, type LastFetch, type LastGoodFiles, type StoredEntry } from "./last-good.ts";
 import type { Credentials, ResolvedOptions } from "./options.ts";
+import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "./render/aliases.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
 import type { SiteState } from "./site-registry.ts";
@@ -57,7 +58,9 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   }
 
   const { threads, summary } = fetched;
-  const pages = groupThreadsByPage(threads);
+  const redirects = (context.config.redirects ?? {}) as Record<string, RedirectTarget>;
+  const aliases = buildAliasMap(site.options.aliases, redirects, context.config.base);
+  const pages = groupThreadsByPage(threads, aliasedKey(aliases));
   threads.length = 0;
   const previousCount = meta.get("source") === source ? store.keys().length : 0;
   if (meta.get("source") !== source) store.clear();
@@ -66,7 +69,8 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   let comments = 0;
   const digests: string[] = [];
   for (const [id, pageThreads] of pages) {
-    const sorted = sortPageThreads(pageThreads);
+    // The digest is taken over the merged threads, so adding or removing an alias changes it.
+    const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
     const digest = context.generateDigest(`${RENDER_VERSION}\n${JSON.stringify(sorted)}`);
     digests.push(`${id}\u0000${digest}`);
     const existing = store.get<PageCommentsData>(id);
@@ -97,6 +101,7 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     .write(lastFetch, { source, contentDigest: lastFetch.contentDigest, renderVersion: RENDER_VERSION }, storedEntries(context), previousFetch)
     .catch((error: Error) => logger.warn(`could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`));
   publish(site, { fetchedAt, stale: false });
+  site.storedPages = storedCounts(context);
 
   if (unknownLanguages.size > 0) {
     logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...unknownLanguages].sort().join(", ")}`);
@@ -112,6 +117,10 @@ function describeFetch(summary: FetchSummary): string {
   if (summary.retries > 0) parts.push(plural(summary.retries, "retry").replace("retrys", "retries"));
   if (summary.crawls > 1) parts.push(`${summary.crawls} crawls`);
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
+}
+
+function storedCounts(context: Context): Map<string, number> {
+  return new Map(context.store.entries().map(([id, entry]) => [id, (entry.data as PageCommentsData).count]));
 }
 
 function storedEntries(context: Context): StoredEntry[] {
@@ -130,7 +139,9 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
   const { store, meta, logger } = context;
   const policy = failurePolicy(site);
   const reason = error.message.split("\n")[0]!.replace(/^astro-comments: /, "");
-  const expected = error instanceof CommentsApiError;
+  // By name as well: the integration's early fetch runs in the package instance Node loaded for
+  // astro.config, this code in the one Vite loaded, so the error's class is not this CommentsApiError.
+  const expected = error instanceof CommentsApiError || error.name === "CommentsApiError";
   const fail = (extra: string) => {
     error.message = `${error.message}${extra}`;
     throw expected ? withoutTrace(error, (trace) => logger.debug(trace)) : error;
@@ -154,6 +165,7 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
   }
 
   const pages = store.keys().length;
+  site.storedPages = storedCounts(context);
   if (pages === 0 && fetchedAt === undefined) {
     if (!policy.allowEmpty) fail(" There is no earlier fetch to fall back on; set allowEmpty: true to build without comments instead.");
     publish(site, { fetchedAt: null, stale: true, error: reason });

@@ -3,13 +3,14 @@
 // changes, because Astro's incremental build re-renders every page whose module graph changed.
 import type { AstroConfig } from "astro";
 import type { FetchStatus } from "./fetch-status.ts";
-import type { RenderSettings } from "./options.ts";
+import type { RenderSettings, ResolvedOptions } from "./options.ts";
 import type { SiteState } from "./site-registry.ts";
 
 type VitePlugin = NonNullable<AstroConfig["vite"]["plugins"]>[number];
 
-/** Render settings, and the collection the loader fills. */
+/** Render settings, the per-locale texts, and the collection the loader fills. */
 export interface VirtualConfig extends RenderSettings {
+  messages: ResolvedOptions["messages"];
   collection: string;
 }
 
@@ -23,9 +24,9 @@ export const virtualModuleIds = ["virtual:astro-comments/config", "virtual:astro
 const DEFAULT_STATUS: FetchStatus = { fetchedAt: null, stale: false };
 
 function moduleValues(site: SiteState): Record<(typeof virtualModuleIds)[number], unknown> {
-  const { order, dateFormat, heading, emptyText, staleNotice } = site.options;
+  const { order, dateFormat, heading, emptyText, messages, staleNotice } = site.options;
   const status = site.status ?? DEFAULT_STATUS;
-  const config: VirtualConfig = { order, dateFormat, heading, emptyText, collection: site.collection ?? "comments" };
+  const config: VirtualConfig = { order, dateFormat, heading, emptyText, messages, collection: site.collection ?? "comments" };
   const notice: StaleNotice | null = staleNotice && status.stale ? { asOf: status.fetchedAt } : null;
   return { "virtual:astro-comments/config": config, "virtual:astro-comments/status": status, "virtual:astro-comments/notice": notice };
 }

@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 // The built example site in a real browser (Chromium through playwright-core): comments visible
-// and nested, code highlighted, layouts at phone and desktop widths, and not one script run by
-// the XSS corpus. Screenshots land in docs/screenshots for the README.
+// and nested, code highlighted, layouts at phone and desktop widths, not one script run by the XSS
+// corpus, what screen readers are told, and no axe-core violation. Screenshots land in
+// docs/screenshots for the README.
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { showcasePaths, startMockServer, xssBodies, xssNames, type MockServer } from "@astro-comments/mock-server";
@@ -13,6 +15,7 @@ import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chrom
 import { serveStatic } from "./helpers/static-site.ts";
 
 const screenshots = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const pages = ["/", ...Object.values(showcasePaths).map((p) => `${p}/`)];
 
 let mock: MockServer;
@@ -110,6 +113,57 @@ describe.skipIf(skipped)("in Chromium", () => {
     await page.context().close();
   });
 
+  it("is announced as screen readers need: a named region, named reply lists, named permalinks", async () => {
+    const { page } = await open(`${showcasePaths.hello}/`);
+    // Playwright's role queries read the browser's accessibility tree.
+    await expect(page.getByRole("region", { name: "Comments (5)" }).count()).resolves.toBe(1);
+    await expect(page.getByRole("list", { name: "Replies to Jane Doe" }).count()).resolves.toBe(1);
+    const permalinks = page.getByRole("link", { name: /, comment by / });
+    await expect(permalinks.count()).resolves.toBe(5);
+    const first = await permalinks.first().evaluate((a) => ({ name: a.getAttribute("aria-label"), date: a.textContent, href: a.getAttribute("href"), target: a.closest("article")?.id }));
+    expect(first.name).toBe(`${first.date}, comment by Jane Doe`);
+    expect(first.href).toBe(`#${first.target}`);
+    await page.context().close();
+  });
+
+  it("a permalink opens the page at its comment and marks it, without script", async () => {
+    const { page } = await open(`${showcasePaths.long}/`, { width: 1280, height: 700, colorScheme: "light" });
+    const ids = await page.evaluate(() => [...document.querySelectorAll("article[data-comment]")].map((a) => a.id));
+    const id = ids[Math.floor(ids.length / 2)]!;
+    await page.goto(`${server.url}${showcasePaths.long}/#${id}`, { waitUntil: "load" });
+    const target = await page.evaluate((wanted) => {
+      const article = document.getElementById(wanted)!;
+      const box = article.getBoundingClientRect();
+      return { matches: article.matches(":target"), top: box.top, inView: box.top >= 0 && box.top < window.innerHeight, border: getComputedStyle(article).borderTopColor, scrolled: window.scrollY };
+    }, id);
+    expect(target.matches).toBe(true);
+    expect(target.inView).toBe(true);
+    expect(target.scrolled).toBeGreaterThan(0);
+    expect(target.border).toBe("rgb(9, 105, 218)");
+    await page.context().close();
+  });
+
+  it.each(["light", "dark"] as const)("axe-core finds no accessibility violation on any page (%s)", async (colorScheme) => {
+    for (const path of pages) {
+      const { page } = await open(path, { width: 1280, height: 900, colorScheme });
+      await page.addScriptTag({ path: axePath });
+      const { violations, passed } = await page.evaluate(async () => {
+        type Result = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
+        const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Result[]; passes: Result[] }> } }).axe;
+        const results = await axe.run(document);
+        return {
+          violations: results.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ""}`) })),
+          passed: results.passes.map((p) => p.id),
+        };
+      });
+      expect(violations, `${path} (${colorScheme})`).toEqual([]);
+      // It did check what matters here (a vacuous pass would list nothing).
+      expect(passed, path).toEqual(expect.arrayContaining(["color-contrast", "landmark-unique", "html-has-lang", "heading-order"]));
+      if (path !== "/" && path !== `${showcasePaths.quiet}/`) expect(passed, path).toEqual(expect.arrayContaining(["link-name", "aria-prohibited-attr", "list", "listitem"]));
+      await page.context().close();
+    }
+  });
+
   it("highlights code: PrismJS tokens are styled differently from plain code", async () => {
     const { page } = await open(`${showcasePaths.code}/`);
     const colours = await page.evaluate(() => {
@@ -141,7 +195,8 @@ describe.skipIf(skipped)("in Chromium", () => {
       await provoke(page);
       expect(await executed(page, trip), path).toEqual([]);
       expect(trip.consoleErrors, path).toEqual([]);
-      expect(await page.evaluate(() => document.scripts.length), path).toBe(0);
+      // Structured data (<CommentsJsonLd>) is the only script, and browsers never run it.
+      expect(await page.evaluate(() => [...document.scripts].filter((script) => script.type !== "application/ld+json").length), path).toBe(0);
       await page.context().close();
     }
   });

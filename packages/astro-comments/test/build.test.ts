@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
+import { showcasePaths, startMockServer, xssNames, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pathKey } from "../src/render/path-key.ts";
 import { astroBuild, exampleSite, listFiles } from "./helpers/astro-cli.ts";
@@ -13,10 +13,24 @@ import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 const TOKEN = "tok-BUILD-SECRET-7f3a";
 
 
-/** The elements of an HTML fragment as a tree of tag names with their attributes, for structure checks. */
+/** The comments section of a page. */
 function section(html: string): string {
   const start = html.indexOf("<section");
   return html.slice(start, html.indexOf("</section>", start) + "</section>".length);
+}
+
+/** The JSON of each `<script type="application/ld+json">`, as written. */
+function jsonLdScripts(html: string): string[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => m[1] ?? "");
+}
+
+interface CommentNode {
+  "@type": string;
+  url: string;
+  author: { name: string };
+  dateCreated: string;
+  text: string;
+  comment?: CommentNode[];
 }
 
 let mock: MockServer;
@@ -57,10 +71,15 @@ describe("astro build of the example site", () => {
       expect((html.match(/data-comment-body/g) ?? []).length).toBe(articles);
       for (const [, datetime] of html.matchAll(/<time[^>]*datetime="([^"]+)"/g)) expect(datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(audit.elements).toContain("ol");
+      // Every comment has a unique content-derived id, and its permalink points at it.
+      const ids = [...html.matchAll(/<article[^>]*data-comment id="(comment-[0-9a-f]{8}(?:-\d+)?)"/g)].map((m) => m[1]);
+      expect(ids, path).toHaveLength(articles);
+      expect(new Set(ids).size, path).toBe(articles);
+      expect([...html.matchAll(/<a[^>]*data-comment-permalink href="#([^"]+)"/g)].map((m) => m[1]), path).toEqual(ids);
     }
     // Replies sit in [data-comment-replies] inside their parent's article.
     const hello = section(page(showcasePaths.hello));
-    expect(hello).toMatch(/<article[^>]*data-comment><header[\s\S]*?Jane Doe[\s\S]*?<ol[^>]*data-comment-replies[^>]*>(<li[^>]*><article[^>]*data-comment>[\s\S]*?<\/article><\/li>){2}<\/ol><\/article>/);
+    expect(hello).toMatch(/<article[^>]*data-comment id="[^"]+"><header[\s\S]*?Jane Doe[\s\S]*?<ol[^>]*data-comment-replies[^>]*>(<li[^>]*><article[^>]*data-comment id="[^"]+">[\s\S]*?<\/article><\/li>){2}<\/ol><\/article>/);
     // A comment stored under "/posts/hello-world/" shows on "/posts/hello-world".
     expect(hello).toContain("Trailing slash, same page.");
   });
@@ -90,15 +109,18 @@ describe("astro build of the example site", () => {
     expect(code).toContain('<code class="language-brainfuck-dialect">++++[&gt;++++&lt;-]&gt;. &lt;not a tag&gt;');
   });
 
-  it("ships no script at all, and none of the hostile markup", () => {
+  it("ships no executable script, and none of the hostile markup", () => {
     const html = listFiles(out).filter((f) => f.endsWith(".html"));
     expect(html.length).toBe(readdirSync(join(exampleSite, "src/content/posts")).length + 1);
     for (const file of html) {
       const text = readFileSync(file, "utf8");
       const audit = auditMarkup(text);
-      expect(audit.elements, file).not.toContain("script");
+      // The only scripts are structured data (<CommentsJsonLd> on posts), which browsers never run.
+      expect(audit.elements.filter((e) => e === "script").length, file).toBe(jsonLdScripts(text).length);
+      expect(audit.attributes.filter((a) => a.startsWith("script[")), file).toEqual(audit.attributes.filter((a) => a === "script[type]"));
       expect(audit.attributes.filter((a) => /\[on/.test(a)), file).toEqual([]);
-      expect(audit.hrefs.filter((h) => !/^(https?:|mailto:|\/)/.test(h)), file).toEqual([]);
+      // Permalinks are the only links within the page.
+      expect(audit.hrefs.filter((h) => !/^(https?:|mailto:|\/|#comment-[0-9a-f]{8}(-\d+)?$)/.test(h)), file).toEqual([]);
     }
     expect(listFiles(out).filter((f) => f.endsWith(".js"))).toEqual([]);
     const hostile = section(page(showcasePaths.hostile));
@@ -107,6 +129,31 @@ describe("astro build of the example site", () => {
     for (const body of bodies) expect(disallowedMarkup(body)).toEqual([]);
     // Author names that look like markup are shown as text.
     expect(hostile).toContain("&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;");
+  });
+
+  it("describes each post's comments as schema.org data that parses back to what the page shows", () => {
+    for (const path of [showcasePaths.hello, showcasePaths.hostile, showcasePaths.xss, showcasePaths.quiet]) {
+      const html = page(path);
+      const scripts = jsonLdScripts(html);
+      expect(scripts, path).toHaveLength(1);
+      // Nothing in it can end the script: <, > and & are \u escapes.
+      expect(scripts[0], path).not.toMatch(/[<>&]/);
+      const data = JSON.parse(scripts[0]!) as { "@type": string; url: string; headline: string; commentCount: number; comment?: CommentNode[] };
+      expect(data).toMatchObject({ "@type": "BlogPosting", url: `https://example.com${path}/`, commentCount: expectedCount(path) });
+      const flat = (data.comment ?? []).flatMap((c) => [c, ...(c.comment ?? [])]);
+      expect(flat, path).toHaveLength(expectedCount(path));
+      // Same comments, same order, same anchors as the markup; names exactly as stored, hostile ones included.
+      const markup = section(html);
+      const ids = [...markup.matchAll(/<article[^>]*data-comment id="([^"]+)"/g)].map((m) => m[1]);
+      expect(flat.map((c) => c.url)).toEqual(ids.map((id) => `https://example.com${path}/#${id}`));
+      const stored = mock.store.threads("example.com").filter((t) => pathKey(t.path) === path).flatMap((t) => [t, ...t.children]);
+      expect(flat.map((c) => c.author.name).sort()).toEqual(stored.map((c) => c.name).sort());
+      for (const comment of flat) expect(comment.dateCreated).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    }
+    const xss = JSON.parse(jsonLdScripts(page(showcasePaths.xss))[0]!) as { comment: CommentNode[] };
+    for (const name of xssNames) expect(xss.comment.some((c) => c.author.name === name), name).toBe(true);
+    // The index has no article of its own to describe.
+    expect(jsonLdScripts(readFileSync(join(out, "index.html"), "utf8"))).toEqual([]);
   });
 
   it("writes the token nowhere: not in the output, the store, or the logs", () => {

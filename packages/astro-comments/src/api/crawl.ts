@@ -4,7 +4,7 @@
 // crawl, the crawl starts again rather than ship duplicates or gaps. Change is seen in meta and in
 // page sizes, never in comments' content: identical twin comments are real (a reader who submits
 // twice in one second) and must both be kept.
-import type { CommentThread } from "@astro-comments/schema";
+import type { CommentThread } from "./generated/api-types.ts";
 import { CommentsApiError } from "../errors.ts";
 import { boundedMap } from "./bounded-map.ts";
 import type { FetchedPage } from "./http-client.ts";

@@ -3,7 +3,8 @@
 // JSON and schema checks. Every error names the URL and status; the token never leaves the
 // Authorization header.
 import { setTimeout as delay } from "node:timers/promises";
-import { createContractValidator, describeSchemaErrors, type CommentListResponse, type ValidationError } from "@astro-comments/schema";
+import type { CommentListResponse, ValidationError } from "./generated/api-types.ts";
+import { createContractValidator, describeSchemaErrors } from "./generated/list-response-contract.ts";
 import { Agent, request } from "undici";
 import { CommentsApiError, type CommentsApiFailure } from "../errors.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";

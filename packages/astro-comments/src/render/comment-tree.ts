@@ -1,18 +1,22 @@
 // Turns the API's threads into page entries: grouped by page key, in a deterministic order, bodies
 // made safe, replies nested under their comment. Pure: no I/O.
-import type { CommentReply, CommentThread } from "@astro-comments/schema";
+import type { CommentReply, CommentThread } from "../api/generated/api-types.ts";
 import type { PageCommentsData, StoredComment, StoredReply } from "../entry-schema.ts";
+import { commentIdAllocator } from "./comment-id.ts";
 import { pathKey } from "./path-key.ts";
 import { renderCommentBody, type RenderedBody } from "./render-body.ts";
 
 /** A comment as the markup renders it: a top-level comment, or a reply (which has no replies). */
 export type RenderedComment = StoredComment | StoredReply;
 
-/** Groups threads by the key of their path, so every spelling of a page's path lands on one page. */
-export function groupThreadsByPage(threads: Iterable<CommentThread>): Map<string, CommentThread[]> {
+/**
+ * Groups threads by the key of their path, so every spelling of a page's path lands on one page.
+ * `keyOf` chooses another page for a thread (URL aliases move old URLs' comments to the new page).
+ */
+export function groupThreadsByPage(threads: Iterable<CommentThread>, keyOf: (thread: CommentThread) => string = (thread) => pathKey(thread.path)): Map<string, CommentThread[]> {
   const pages = new Map<string, CommentThread[]>();
   for (const thread of threads) {
-    const key = pathKey(thread.path);
+    const key = keyOf(thread);
     const page = pages.get(key);
     if (page) page.push(thread);
     else pages.set(key, [thread]);
@@ -45,10 +49,14 @@ export type BodyRenderer = (html: string, content: string) => RenderedBody;
 
 /** The entry data of one page from its sorted threads; unknown code-fence languages are reported. */
 export function renderPageComments(key: string, sortedThreads: readonly CommentThread[], unknownLanguages?: Set<string>, renderBody: BodyRenderer = renderCommentBody): PageCommentsData {
+  // Ids are handed out in the stored order (thread, its replies, next thread), which does not
+  // depend on how the service paged them, so twins get the same suffixes on every sync.
+  const nextId = commentIdAllocator();
   const render = (comment: Comparable): StoredReply => {
     const body = renderBody(comment.html, comment.content);
     for (const language of body.unknownLanguages) unknownLanguages?.add(language);
-    return { author: comment.name, createdAt: comment.created_at, html: body.html, path: comment.path };
+    const id = nextId({ createdAt: comment.created_at, author: comment.name, path: comment.path, content: comment.content });
+    return { id, author: comment.name, createdAt: comment.created_at, html: body.html, path: comment.path };
   };
   let count = 0;
   const comments = sortedThreads.map((thread) => {

@@ -5,7 +5,10 @@
 import { getCollection } from "astro:content";
 import config from "virtual:astro-comments/config";
 import type { PageCommentsData } from "../entry-schema.ts";
+import { formatCount } from "../i18n/messages.ts";
+import { pageLocale, type PageLocale } from "../i18n/page-locale.ts";
 import type { RenderSettings } from "../options.ts";
+import { withMissingIds } from "../render/comment-id.ts";
 import { commentItemsHtml } from "../render/comment-markup.ts";
 import type { RenderedComment } from "../render/comment-tree.ts";
 import { pathKey } from "../render/path-key.ts";
@@ -14,6 +17,9 @@ export type { PageCommentsData, StoredComment, StoredReply } from "../entry-sche
 export type { RenderedComment } from "../render/comment-tree.ts";
 export { pathKey } from "../render/path-key.ts";
 export { machineDate } from "../render/comment-markup.ts";
+export { commentsJsonLd, serializeJsonLd, type CommentsJsonLdInput, type JsonLdNode } from "../render/json-ld.ts";
+export { builtInMessages, type CommentMessages, type CommentMessageOverrides, type PluralForms } from "../i18n/messages.ts";
+export type { PageLocale } from "../i18n/page-locale.ts";
 
 export interface PageComments extends PageCommentsData {
   /** The entry's digest: changes exactly when the page's comments do. "" for a page without comments. */
@@ -39,7 +45,8 @@ function entries(): Promise<Map<string, Entry>> {
 
 /** Top-level comments in the configured order (replies always oldest first). */
 function ordered(comments: PageCommentsData["comments"]): PageCommentsData["comments"] {
-  return config.order === "newest-first" ? [...comments].reverse() : comments;
+  const complete = withMissingIds(comments);
+  return config.order === "newest-first" ? [...complete].reverse() : complete;
 }
 
 /** The comments of one page (any spelling of its path: trailing slash, encoded, full URL). */
@@ -77,11 +84,19 @@ export async function getAllComments(): Promise<ReadonlyMap<string, PageComments
 /** The settings the integration was configured with (order, date format, texts). */
 export const renderSettings: RenderSettings = config;
 
+/**
+ * A page's locale, date locale and texts. Pass `Astro.currentLocale` (undefined without i18n
+ * routing: then the site's locale, `dateFormat.locale`, applies).
+ */
+export function commentLocale(currentLocale?: string): PageLocale {
+  return pageLocale(currentLocale, { dateLocale: config.dateFormat.locale, heading: config.heading, emptyText: config.emptyText, messages: config.messages });
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** A comment's created_at as the site shows it, per the dateFormat option. */
-export function formatCommentDate(createdAt: string): string {
-  const { locale, timeZone, dateStyle, timeStyle } = config.dateFormat;
+/** A comment's created_at as the site shows it, per the dateFormat option (in `locale` when given). */
+export function formatCommentDate(createdAt: string, locale = config.dateFormat.locale): string {
+  const { timeZone, dateStyle, timeStyle } = config.dateFormat;
   const key = `${locale}|${timeZone}|${dateStyle}|${timeStyle}`;
   let formatter = formatters.get(key);
   if (!formatter) {
@@ -91,7 +106,12 @@ export function formatCommentDate(createdAt: string): string {
   return formatter.format(new Date(createdAt));
 }
 
+/** A number of comments in words, in the page's language: "1 comment", "12 Kommentare". */
+export function formatCommentCount(count: number, page: PageLocale = commentLocale()): string {
+  return formatCount(page.messages.count, count, page.locale);
+}
+
 /** The `<li>` items of a page's comment list, in the documented markup (what <Comments> renders). */
-export function renderCommentItems(comments: readonly RenderedComment[]): string {
-  return commentItemsHtml(comments, formatCommentDate);
+export function renderCommentItems(comments: readonly RenderedComment[], page: PageLocale = commentLocale()): string {
+  return commentItemsHtml(comments, { formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale), messages: page.messages });
 }

@@ -109,13 +109,16 @@ describe("comment tree", () => {
 });
 
 describe("comment markup", () => {
-  it("nests replies inside their article and escapes everything but the sanitized body", async () => {
+  it("nests replies inside their article, links each comment to itself, and escapes everything but the sanitized body", async () => {
     const { commentItemsHtml } = await import("../../src/render/comment-markup.ts");
-    const reply = { author: "<b>R</b>", createdAt: "2024-01-02T03:04:05.123456Z", html: "<p>reply</p>", path: "/a", replies: [] };
-    const html = commentItemsHtml([{ author: 'A & "B"', createdAt: "2024-01-01T00:00:00.000000Z", html: "<p>top</p>", path: "/a", replies: [reply] }], (d) => `<${d}>`);
+    const reply = { id: "comment-00000002", author: "<b>R</b>", createdAt: "2024-01-02T03:04:05.123456Z", html: "<p>reply</p>", path: "/a" };
+    const view = { formatDate: (d: string) => `<${d}>`, messages: { replies: "Replies to {author}", permalink: "{date}, comment by {author}" } };
+    const html = commentItemsHtml([{ id: "comment-00000001", author: 'A & "B"', createdAt: "2024-01-01T00:00:00.000000Z", html: "<p>top</p>", path: "/a", replies: [reply] }], view);
     expect(html).toBe(
-      '<li class="astro-comments__item"><article class="astro-comments__comment" data-comment><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>A &amp; &quot;B&quot;</span> <time class="astro-comments__time" datetime="2024-01-01T00:00:00.000Z">&lt;2024-01-01T00:00:00.000000Z&gt;</time></header><div class="astro-comments__body" data-comment-body><p>top</p></div>' +
-        '<ol class="astro-comments__replies" data-comment-replies aria-label="Replies"><li class="astro-comments__item"><article class="astro-comments__comment" data-comment><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>&lt;b&gt;R&lt;/b&gt;</span> <time class="astro-comments__time" datetime="2024-01-02T03:04:05.123Z">&lt;2024-01-02T03:04:05.123456Z&gt;</time></header><div class="astro-comments__body" data-comment-body><p>reply</p></div></article></li></ol></article></li>',
+      '<li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="comment-00000001"><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>A &amp; &quot;B&quot;</span> ' +
+        '<a class="astro-comments__permalink" data-comment-permalink href="#comment-00000001" aria-label="&lt;2024-01-01T00:00:00.000000Z&gt;, comment by A &amp; &quot;B&quot;"><time class="astro-comments__time" datetime="2024-01-01T00:00:00.000Z">&lt;2024-01-01T00:00:00.000000Z&gt;</time></a></header><div class="astro-comments__body" data-comment-body><p>top</p></div>' +
+        '<ol class="astro-comments__replies" data-comment-replies aria-label="Replies to A &amp; &quot;B&quot;"><li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="comment-00000002"><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>&lt;b&gt;R&lt;/b&gt;</span> ' +
+        '<a class="astro-comments__permalink" data-comment-permalink href="#comment-00000002" aria-label="&lt;2024-01-02T03:04:05.123456Z&gt;, comment by &lt;b&gt;R&lt;/b&gt;"><time class="astro-comments__time" datetime="2024-01-02T03:04:05.123Z">&lt;2024-01-02T03:04:05.123456Z&gt;</time></a></header><div class="astro-comments__body" data-comment-body><p>reply</p></div></article></li></ol></article></li>',
     );
   });
 });

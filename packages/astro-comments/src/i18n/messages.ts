@@ -1,0 +1,102 @@
+// Every string a reader sees, per language, and the pure lookup that picks them for a page. The
+// catalogs are plain data (templates with {placeholders}, plural forms keyed by Intl.PluralRules
+// categories) so that user overrides can travel through the integration's options, which must
+// serialise into a virtual module.
+
+/** Words for a number, keyed by `Intl.PluralRules` category; `other` is required as the fallback. */
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+export interface CommentMessages {
+  /** Title of the comments section. */
+  heading: string;
+  /** Shown when a page has no comments. */
+  emptyText: string;
+  /** Accessible name of a comment's reply list. `{author}`: the comment's author. */
+  replies: string;
+  /** Accessible name of a comment's permalink. `{date}`: its visible date, `{author}`: the author. */
+  permalink: string;
+  /** `<CommentCount>`: `{count}` is the formatted number. */
+  count: PluralForms;
+  /** The stale notice; `{date}` becomes the date of the fetch shown. */
+  staleAsOf: string;
+  /** The stale notice when no fetch ever succeeded for this version of the page. */
+  staleUnavailable: string;
+}
+
+/** What a site may override, per locale: any subset, plural forms replaced as a whole. */
+export type CommentMessageOverrides = Partial<CommentMessages>;
+
+const en: CommentMessages = {
+  heading: "Comments",
+  emptyText: "No comments yet.",
+  replies: "Replies to {author}",
+  permalink: "{date}, comment by {author}",
+  count: { one: "{count} comment", other: "{count} comments" },
+  staleAsOf: "Comments as of {date}.",
+  staleUnavailable: "Comments could not be loaded for this version of the page.",
+};
+
+const de: CommentMessages = {
+  heading: "Kommentare",
+  emptyText: "Noch keine Kommentare.",
+  replies: "Antworten auf {author}",
+  permalink: "{date}, Kommentar von {author}",
+  count: { one: "{count} Kommentar", other: "{count} Kommentare" },
+  staleAsOf: "Kommentare mit Stand vom {date}.",
+  staleUnavailable: "Die Kommentare konnten für diese Version der Seite nicht geladen werden.",
+};
+
+// French uses "one" for 0 and 1, and "many" for round millions ("1 000 000 de commentaires").
+const fr: CommentMessages = {
+  heading: "Commentaires",
+  emptyText: "Aucun commentaire pour le moment.",
+  replies: "Réponses à {author}",
+  permalink: "{date}, commentaire de {author}",
+  count: { one: "{count} commentaire", many: "{count} de commentaires", other: "{count} commentaires" },
+  staleAsOf: "Commentaires au {date}.",
+  staleUnavailable: "Les commentaires n’ont pas pu être chargés pour cette version de la page.",
+};
+
+const es: CommentMessages = {
+  heading: "Comentarios",
+  emptyText: "Todavía no hay comentarios.",
+  replies: "Respuestas a {author}",
+  permalink: "{date}, comentario de {author}",
+  count: { one: "{count} comentario", many: "{count} de comentarios", other: "{count} comentarios" },
+  staleAsOf: "Comentarios a fecha de {date}.",
+  staleUnavailable: "No se pudieron cargar los comentarios para esta versión de la página.",
+};
+
+/** The languages shipped, by primary language subtag. English is the fallback for every other. */
+export const builtInMessages: Readonly<Record<string, CommentMessages>> = { en, de, fr, es };
+
+/** "de-CH" → "de": catalogs are looked up by exact tag first, then by language. */
+export function languageOf(locale: string): string {
+  return locale.split(/[-_]/)[0]!.toLowerCase();
+}
+
+function lookup<T>(table: Readonly<Record<string, T>>, locale: string): T | undefined {
+  return table[locale] ?? table[languageOf(locale)];
+}
+
+/**
+ * The messages for a locale: the site's overrides for it (exact tag, then language) over the
+ * built-in catalog of its language, over English.
+ */
+export function resolveMessages(locale: string, overrides: Readonly<Record<string, CommentMessageOverrides>> = {}): CommentMessages {
+  const base = lookup(builtInMessages, locale) ?? en;
+  const language = overrides[languageOf(locale)];
+  const exact = overrides[locale];
+  return { ...base, ...language, ...(exact === language ? undefined : exact) };
+}
+
+/** Fills `{name}` placeholders; unknown placeholders stay as written. */
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** A count in words for the locale, e.g. "1 comment", "12 Kommentare", "1 000 000 de commentaires". */
+export function formatCount(forms: PluralForms, count: number, locale: string): string {
+  const category = new Intl.PluralRules(locale).select(count);
+  return fillTemplate(forms[category] ?? forms.other, { count: new Intl.NumberFormat(locale).format(count) });
+}

@@ -1,0 +1,128 @@
+// A live-collection loader (Astro 6+, src/live.config.ts) for pages rendered on demand: each
+// request fetches that one page's comments from the API, so a comment approved after the build
+// shows at once. Same rendering as the build loader (sanitize, highlight, order). It imports
+// nothing from Astro at run time, so on Astro 5 (no stable live collections) importing it, or the
+// rest of the package, still works; only using it needs Astro 6.
+import "./node-version.ts";
+import type { LiveLoader } from "astro/loaders";
+import { crawlAllPages } from "./api/crawl.ts";
+import type { CommentThread } from "./api/generated/api-types.ts";
+import { createCommentsClient } from "./api/http-client.ts";
+import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
+import type { PageCommentsData } from "./entry-schema.ts";
+import { CommentsApiError, CommentsConfigError } from "./errors.ts";
+import { resolveOptions, type CommentsOptions, type Credentials, type ResolvedOptions } from "./options.ts";
+import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
+import { pathKey } from "./render/path-key.ts";
+import { onlySite } from "./site-registry.ts";
+
+/** Options a live loader accepts: where to fetch from, and how patiently. */
+export type CommentsLiveLoaderOptions = Pick<CommentsOptions, "domain" | "apiUrl" | "apiToken" | "perPage" | "timeout" | "retries" | "giveUpAfter" | "maxResponseBytes">;
+
+/** `getLiveCollection("liveComments", { path })` narrows the collection to one page. */
+export interface CommentsCollectionFilter {
+  path?: string;
+}
+
+type LiveError = CommentsApiError | CommentsConfigError;
+
+/** The cache tag of a page's comments, for invalidating one page's cached responses. */
+export const commentsCacheTag = (path: string) => `comments:${pathKey(path)}`;
+
+function newest(data: PageCommentsData): Date | undefined {
+  let latest = "";
+  for (const comment of data.comments) {
+    for (const one of [comment, ...comment.replies]) {
+      const at = new Date(one.createdAt).toISOString();
+      if (at > latest) latest = at;
+    }
+  }
+  return latest === "" ? undefined : new Date(latest);
+}
+
+/** Every thread stored under these endpoints (one crawl each, concurrently). */
+async function fetchThreads(credentials: Credentials, options: ResolvedOptions, endpoints: readonly URL[]): Promise<CommentThread[]> {
+  const crawls = endpoints.map(async (endpoint) => {
+    const client = createCommentsClient({
+      endpoint,
+      token: credentials.apiToken,
+      domain: credentials.domain,
+      timeoutMs: options.timeout,
+      connections: options.concurrency,
+      maxResponseBytes: options.maxResponseBytes,
+      // A live request has a reader waiting: one retry within 15 s, not the build's minute.
+      retryPolicy: { retries: Math.min(options.retries, 1), giveUpAfterMs: Math.min(options.giveUpAfter, 15_000) },
+    });
+    try {
+      return (await crawlAllPages({ fetchPage: client.fetchPage, endpoint: endpoint.href, perPage: options.perPage, concurrency: options.concurrency })).threads;
+    } finally {
+      await client.close();
+    }
+  });
+  return (await Promise.all(crawls)).flat();
+}
+
+/**
+ * Settings: explicit options, else the comments() integration's (in `astro dev`, same process),
+ * else the COMMENTS_* variables of the server's environment at request time (a deployed server
+ * runs without the integration).
+ */
+function settings(options: CommentsLiveLoaderOptions): ResolvedOptions & { credentials: Credentials } {
+  const site = onlySite();
+  if (site?.options.credentials && Object.keys(options).length === 0) return site.options as ResolvedOptions & { credentials: Credentials };
+  // resolveOptions throws a CommentsConfigError naming the missing variables, so credentials are set.
+  return resolveOptions(options, globalThis.process?.env ?? {}) as ResolvedOptions & { credentials: Credentials };
+}
+
+function pageEntry(key: string, threads: readonly CommentThread[]) {
+  const data = renderPageComments(key, sortPageThreads(threads));
+  const lastModified = newest(data);
+  return { id: key, data, cacheHint: { tags: [commentsCacheTag(key)], ...(lastModified ? { lastModified } : {}) } };
+}
+
+const asError = (error: unknown): LiveError => (error instanceof CommentsApiError || error instanceof CommentsConfigError ? error : new CommentsApiError({ failure: "network", url: "(live loader)", message: `the live comments could not be loaded: ${(error as Error).message}`, action: "See the server log." }));
+
+/**
+ * Comments of pages rendered on demand, fetched per request. `getLiveEntry("liveComments", path)`
+ * gives one page's entry (the same data as the build collection's, with `count: 0` for a page
+ * without comments); `getLiveCollection("liveComments", { path })` the same as a list, and without
+ * a filter every page of the domain. Failures come back as `{ error }` (a CommentsApiError with the
+ * URL and status), never thrown.
+ *
+ * @example
+ * // src/live.config.ts
+ * import { defineLiveCollection } from "astro:content";
+ * import { commentsLiveLoader } from "astro-comments/live-loader";
+ * export const collections = { liveComments: defineLiveCollection({ loader: commentsLiveLoader() }) };
+ */
+export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
+  return {
+    name: "astro-comments-live",
+    // Parameter types spelled out, so the declarations need no Astro 6 types (Astro 5 users can
+    // still type-check a project that imports the package).
+    loadEntry: async ({ filter }: { filter: { id: string } }) => {
+      try {
+        const resolved = settings(options);
+        const key = pathKey(filter.id);
+        const endpoints = storedSpellings(key).map((path) => pathEndpoint(resolved.credentials.endpoint, path));
+        const threads = (await fetchThreads(resolved.credentials, resolved, endpoints)).filter((thread) => pathKey(thread.path) === key);
+        return pageEntry(key, threads);
+      } catch (error) {
+        return { error: asError(error) };
+      }
+    },
+    loadCollection: async ({ filter }: { filter?: CommentsCollectionFilter | undefined }) => {
+      try {
+        const resolved = settings(options);
+        const { endpoint } = resolved.credentials;
+        const key = filter?.path === undefined ? undefined : pathKey(filter.path);
+        const endpoints = key === undefined ? [endpoint] : storedSpellings(key).map((path) => pathEndpoint(endpoint, path));
+        const pages = groupThreadsByPage(await fetchThreads(resolved.credentials, resolved, endpoints));
+        const entries = [...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads));
+        return { entries, cacheHint: { tags: entries.flatMap((entry) => entry.cacheHint.tags) } };
+      } catch (error) {
+        return { error: asError(error) };
+      }
+    },
+  } satisfies LiveLoader<PageCommentsData, { id: string }, CommentsCollectionFilter, LiveError>;
+}

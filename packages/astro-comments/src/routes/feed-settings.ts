@@ -1,0 +1,60 @@
+// What the feed and counts routes need from the integration, served as a virtual module. Nothing
+// secret: it ends up in the build's bundles.
+import type { AstroConfig } from "astro";
+import { CommentsConfigError } from "../errors.ts";
+import type { ResolvedOptions } from "../options.ts";
+
+type VitePlugin = NonNullable<AstroConfig["vite"]["plugins"]>[number];
+
+export interface FeedSettings {
+  title: string;
+  limit: number;
+  /** Absolute URL of the site's Atom feed (feeds.atom); unused when only per-page feeds are on. */
+  selfUrl: string;
+  /** Absolute URL of the site's home page (with base). */
+  siteUrl: string;
+  /** The site's base, as Astro resolved it ("/" or "/docs/"). */
+  base: string;
+  /** feeds.pageAtom, the pattern of the per-page feeds, if there are any. */
+  pagePattern: string | undefined;
+}
+
+export const FEEDS_MODULE = "virtual:astro-comments/feeds";
+
+/** A route pattern as served: below the site's base. */
+export function withBasePath(base: string, pattern: string): string {
+  return `${base.replace(/\/+$/, "")}${pattern}`;
+}
+
+/** The feeds' settings; throws when the site has no `site` URL to make links absolute with. */
+export function feedSettings(feeds: ResolvedOptions["feeds"], config: Pick<AstroConfig, "site" | "base">): FeedSettings {
+  if (!config.site) {
+    const which = [feeds.atom && `feeds.atom "${feeds.atom}"`, feeds.pageAtom && `feeds.pageAtom "${feeds.pageAtom}"`].filter(Boolean).join(" and ");
+    throw new CommentsConfigError(
+      `astro-comments: the Atom feed (${which}) needs the site's URL; set \`site\` in astro.config, or remove the feed.`,
+      'Feed readers need absolute links, e.g. defineConfig({ site: "https://example.com", … }).',
+    );
+  }
+  const url = (path: string) => new URL(withBasePath(config.base, path), config.site).href;
+  return { title: feeds.title ?? `Comments on ${new URL(config.site).host}`, limit: feeds.limit, selfUrl: url(feeds.atom ?? "/"), siteUrl: url("/"), base: config.base, pagePattern: feeds.pageAtom };
+}
+
+/** The `[...page]` value of a page's own feed: its key below the base, "index" for the home page. */
+export function pageFeedParam(key: string, base: string): string {
+  const prefix = base.replace(/\/+$/, "");
+  const local = prefix !== "" && (key === prefix || key.startsWith(`${prefix}/`)) ? key.slice(prefix.length) : key;
+  return local.replace(/^\/+/, "") || "index";
+}
+
+/** Absolute URL of a page's own feed. */
+export function pageFeedUrl(settings: FeedSettings, param: string): string {
+  return new URL(withBasePath(settings.base, settings.pagePattern!.replace("[...page]", param)), settings.siteUrl).href;
+}
+
+export function feedSettingsPlugin(settings: FeedSettings | null): VitePlugin {
+  return {
+    name: "astro-comments:feeds",
+    resolveId: { filter: { id: /^virtual:astro-comments\/feeds$/ }, handler: () => `\0${FEEDS_MODULE}` },
+    load: { filter: { id: /^\0virtual:astro-comments\/feeds$/ }, handler: () => `export default ${JSON.stringify(settings)};` },
+  } as VitePlugin;
+}

@@ -1,0 +1,152 @@
+// A site with Astro's i18n routing (locales en and de): a /de/ page shows its comments in German
+// (texts, plural counts, dates, accessible names), the default-locale page stays English, and a
+// per-locale override from the options wins over the built-in German.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pathKey } from "../src/render/path-key.ts";
+import { astroBuild } from "./helpers/astro-cli.ts";
+import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
+
+const config = `import { defineConfig } from "astro/config";
+import comments from "astro-comments";
+
+export default defineConfig({
+  site: "https://example.com",
+  i18n: { locales: ["en", "de"], defaultLocale: "en", routing: { prefixDefaultLocale: false } },
+  integrations: [
+    comments({
+      staleNotice: true,
+      dateFormat: { locale: "en-GB", timeZone: "UTC", dateStyle: "medium", timeStyle: "short" },
+      messages: { de: { emptyText: "Hier ist es noch still." } },
+    }),
+  ],
+});
+`;
+
+// The German edition of each post shows the comments left on the English one.
+const germanPost = `---
+import { getCollection } from "astro:content";
+import { CommentCount, Comments } from "astro-comments/components";
+
+export async function getStaticPaths() {
+  return (await getCollection("posts")).map((post) => ({ params: { slug: post.id } }));
+}
+const path = \`/posts/\${Astro.params.slug}\`;
+---
+<!doctype html>
+<html lang="de">
+  <head><meta charset="utf-8" /><title>Beitrag</title></head>
+  <body>
+    <main>
+      <p class="count"><CommentCount path={path} /></p>
+      <Comments path={path} />
+    </main>
+  </body>
+</html>
+`;
+
+// Every page with comments, counted in German, and one without.
+const germanIndex = `---
+import { CommentCount } from "astro-comments/components";
+import { getAllComments } from "astro-comments/data";
+
+const paths = [...(await getAllComments()).keys(), "${showcasePaths.quiet}"];
+---
+<!doctype html>
+<html lang="de">
+  <head><meta charset="utf-8" /><title>Beiträge</title></head>
+  <body><main><ul>{paths.map((path) => <li data-path={path}><CommentCount path={path} /></li>)}</ul></main></body>
+</html>
+`;
+
+let mock: MockServer;
+let site: SiteCopy;
+let out: string;
+let build: { code: number; log: string };
+const env = () => ({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token });
+const read = (dir: string, path: string) => readFileSync(join(dir, path.replace(/^\//, ""), "index.html"), "utf8");
+const comments = (path: string) => mock.store.threads("example.com").filter((t) => pathKey(t.path) === path).flatMap((t) => [t, ...t.children]);
+const german = new Intl.DateTimeFormat("de", { timeZone: "UTC", dateStyle: "medium", timeStyle: "short" });
+const british = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", dateStyle: "medium", timeStyle: "short" });
+const escaped = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+
+beforeAll(async () => {
+  mock = await startMockServer({ token: "tok-i18n" });
+  // A page with exactly one comment, for the singular.
+  mock.addComment({ domain: "example.com", path: "/notes/eins", name: "Eva", content: "Genau einer." });
+  site = copySite("i18n");
+  writeFileSync(join(site.dir, "astro.config.mjs"), config);
+  mkdirSync(join(site.dir, "src/pages/de/posts"), { recursive: true });
+  writeFileSync(join(site.dir, "src/pages/de/posts/[slug].astro"), germanPost);
+  writeFileSync(join(site.dir, "src/pages/de/index.astro"), germanIndex);
+  out = join(mkdtempSync(join(tmpdir(), "ac-i18n-")), "dist");
+  build = await astroBuild(env(), out, site.dir);
+}, 120_000);
+afterAll(async () => {
+  await mock?.close();
+  site?.remove();
+});
+
+describe("a site with Astro i18n routing", () => {
+  it("builds", () => {
+    expect(build.code, build.log).toBe(0);
+  });
+
+  it("renders a /de/ page in German: heading, plural counts, dates and accessible names", () => {
+    for (const path of [showcasePaths.hello, showcasePaths.world, showcasePaths.long]) {
+      const html = read(out, `/de${path}`);
+      const shown = comments(path);
+      const n = shown.length;
+      expect(html, path).toContain(`<span class="astro-comments-count" data-comment-count="${n}">${n} ${n === 1 ? "Kommentar" : "Kommentare"}</span>`);
+      expect(html, path).toMatch(new RegExp(`>Kommentare <span class="astro-comments__total" data-comments-total>\\(${n}\\)</span></h2>`));
+      // Every date is German (and none British); the permalink's name is German too.
+      for (const comment of shown) {
+        const date = german.format(new Date(comment.created_at));
+        expect(html, `${path} ${comment.created_at}`).toContain(`>${escaped(date)}</time>`);
+        expect(html).toContain(`aria-label="${escaped(`${date}, Kommentar von ${comment.name}`)}"`);
+      }
+      expect(html).not.toContain("comment by");
+    }
+    const hello = read(out, `/de${showcasePaths.hello}`);
+    expect(hello).toContain('aria-label="Antworten auf Jane Doe"');
+    expect(hello).not.toMatch(/\bComments\b|Replies/);
+  });
+
+  it("counts with German plural rules and number format on every page with comments (and one without)", () => {
+    const html = read(out, "/de");
+    const counts = [...html.matchAll(/<li data-path="([^"]+)"><span class="astro-comments-count" data-comment-count="(\d+)">([^<]+)<\/span><\/li>/g)];
+    const keys = new Set(mock.store.threads("example.com").map((t) => pathKey(t.path)));
+    expect(counts).toHaveLength(keys.size + 1);
+    for (const [, path, n, text] of counts) {
+      expect(Number(n), path).toBe(comments(path!).length);
+      expect(text, path).toBe(`${new Intl.NumberFormat("de").format(Number(n))} ${n === "1" ? "Kommentar" : "Kommentare"}`);
+    }
+    // Both forms occur, so both were checked.
+    expect(counts.some(([, , n]) => n === "1")).toBe(true);
+    expect(counts.some(([, , n]) => n === "0")).toBe(true);
+  });
+
+  it("takes the site's German override of the empty text", () => {
+    expect(read(out, `/de${showcasePaths.quiet}`)).toContain('<p class="astro-comments__empty" data-comments-empty>Hier ist es noch still.</p>');
+  });
+
+  it("keeps the default-locale page English, with the configured British dates", () => {
+    const html = read(out, showcasePaths.hello);
+    expect(html).toMatch(/>Comments <span class="astro-comments__total" data-comments-total>\(5\)<\/span><\/h2>/);
+    expect(html).toContain('aria-label="Replies to Jane Doe"');
+    const [first] = comments(showcasePaths.hello);
+    expect(html).toContain(`>${escaped(british.format(new Date(first!.created_at)))}</time>`);
+    expect(read(out, "/")).toMatch(/data-comment-count="5">5 comments</);
+  });
+
+  it("says 'Kommentare mit Stand vom …' when the comments come from an earlier fetch", async () => {
+    const staleOut = join(mkdtempSync(join(tmpdir(), "ac-i18n-stale-")), "dist");
+    const stale = await astroBuild({ ...env(), COMMENTS_API_TOKEN: "tok-wrong" }, staleOut, site.dir);
+    expect(stale.code, stale.log).toBe(0);
+    expect(read(staleOut, `/de${showcasePaths.hello}`)).toMatch(/<p class="astro-comments__stale" data-comments-stale>Kommentare mit Stand vom <time datetime="[^"]+">\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
+    expect(read(staleOut, showcasePaths.hello)).toMatch(/data-comments-stale>Comments as of <time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
+  });
+});
