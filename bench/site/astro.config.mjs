@@ -4,7 +4,18 @@ import { defineConfig } from "astro/config";
 import comments from "astro-comments";
 
 const withComments = process.env.BENCH_COMMENTS === "1";
+const variant = withComments ? "with" : "without";
 export default defineConfig({
-  srcDir: withComments ? "./src-with" : "./src-without",
-  integrations: withComments ? [comments({ concurrency: Number(process.env.BENCH_CONCURRENCY ?? 16) })] : [],
+  srcDir: `./src-${variant}`,
+  // The variant with comments keeps Astro's default cacheDir (node_modules/.astro: its data store,
+  // the loader's last-good copy, the incremental-build cache), which a cold run deletes. The
+  // comment-free variant and Vite's dependency cache get one directory per variant, so that
+  // alternating the two in one run never invalidates the other's caches.
+  cacheDir: withComments ? "./node_modules/.astro" : "./node_modules/.astro-without",
+  vite: { cacheDir: `node_modules/.vite-${variant}` },
+  // Incremental builds skip pages whose cacheKey is unchanged; only the variant with comments has
+  // one (src-with/pages), the comment-free variant renders every page.
+  experimental: { incrementalBuild: withComments },
+  // BENCH_CONCURRENCY sets the crawl's concurrency; unset, the loader's default (6) applies.
+  integrations: withComments ? [comments(process.env.BENCH_CONCURRENCY ? { concurrency: Number(process.env.BENCH_CONCURRENCY) } : {})] : [],
 });
