@@ -37,9 +37,11 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   const { store, meta, logger } = context;
   site.collection = context.collection;
   const credentials = site.options.credentials;
-  if (credentials === undefined) {
-    // astro sync, check and preview need no credentials and fetch nothing.
-    logger.info(`no credentials set, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept`);
+  if (credentials === undefined || site.command === "sync" || site.command === "preview") {
+    // astro sync and check generate types; they must work offline and never fail because the API
+    // is down, so they fetch nothing, credentials or not.
+    const why = credentials === undefined ? "no credentials set" : site.command === "sync" ? "astro sync and astro check fetch nothing" : "astro preview fetches nothing";
+    logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept`);
     return;
   }
   const source = sourceOf(credentials);

@@ -171,7 +171,7 @@ describe("loader sync", () => {
     expect(context.store.keys()).toEqual([]);
   });
 
-  it("fetches nothing and keeps the store without credentials (astro sync, check)", async () => {
+  it("fetches nothing and keeps the store in astro sync and check, with or without credentials", async () => {
     const { context, lines } = loaderContext();
     await sync(context, site(mock.url));
     const before = digests(context.store);
@@ -179,6 +179,12 @@ describe("loader sync", () => {
     await sync(context, state);
     expect(digests(context.store)).toEqual(before);
     expect(lines.at(-1)).toMatch(/^INFO no credentials set, so no comments are fetched; \d+ stored pages kept$/);
+    // With credentials too: a type check must not depend on the API being up.
+    const requests = mock.requestCount;
+    await sync(context, { ...site(mock.url), command: "sync" });
+    expect(mock.requestCount).toBe(requests);
+    expect(digests(context.store)).toEqual(before);
+    expect(lines.at(-1)).toMatch(/^INFO astro sync and astro check fetch nothing, so no comments are fetched; \d+ stored pages kept$/);
   });
 
   it("reads a Laravel 8 service: per_page as a string, identical twins and tied timestamps, all kept", async () => {
