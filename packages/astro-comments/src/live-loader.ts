@@ -7,10 +7,10 @@ import "./node-version.ts";
 import type { LiveLoader } from "astro/loaders";
 import { crawlAllPages } from "./api/crawl.ts";
 import type { CommentThread } from "./api/generated/api-types.ts";
-import { createCommentsClient } from "./api/http-client.ts";
 import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsApiError, CommentsConfigError } from "./errors.ts";
+import { clientFor, whileWaited } from "./fetch-comments.ts";
 import { resolveOptions, type CommentsOptions, type Credentials, type ResolvedOptions } from "./options.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { pathKey } from "./render/path-key.ts";
@@ -43,16 +43,8 @@ function newest(data: PageCommentsData): Date | undefined {
 /** Every thread stored under these endpoints (one crawl each, concurrently). */
 async function fetchThreads(credentials: Credentials, options: ResolvedOptions, endpoints: readonly URL[]): Promise<CommentThread[]> {
   const crawls = endpoints.map(async (endpoint) => {
-    const client = createCommentsClient({
-      endpoint,
-      token: credentials.apiToken,
-      domain: credentials.domain,
-      timeoutMs: options.timeout,
-      connections: options.concurrency,
-      maxResponseBytes: options.maxResponseBytes,
-      // A live request has a reader waiting: one retry within 15 s, not the build's minute.
-      retryPolicy: { retries: Math.min(options.retries, 1), giveUpAfterMs: Math.min(options.giveUpAfter, 15_000) },
-    });
+    // A live request has a reader waiting.
+    const client = clientFor({ ...credentials, endpoint }, whileWaited(options));
     try {
       return (await crawlAllPages({ fetchPage: client.fetchPage, endpoint: endpoint.href, perPage: options.perPage, concurrency: options.concurrency })).threads;
     } finally {

@@ -64,8 +64,9 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   const aliases = buildAliasMap(site.options.aliases, redirects, context.config.base);
   const pages = groupThreadsByPage(threads, aliasedKey(aliases));
   threads.length = 0;
-  const previousCount = meta.get("source") === source ? store.keys().length : 0;
-  if (meta.get("source") !== source) store.clear();
+  const sameSource = meta.get("source") === source;
+  const previousCount = sameSource ? store.keys().length : 0;
+  if (!sameSource) store.clear();
   const unknownLanguages = new Set<string>();
   let rendered = 0;
   let comments = 0;
@@ -116,7 +117,7 @@ export async function syncComments(context: Context, site: SiteState, overrides:
 
 function describeFetch(summary: FetchSummary): string {
   const parts = [`${plural(summary.requests, "request")}`, `${(summary.bytes / 1_048_576).toFixed(1)} MiB`];
-  if (summary.retries > 0) parts.push(plural(summary.retries, "retry").replace("retrys", "retries"));
+  if (summary.retries > 0) parts.push(`${count(summary.retries)} ${summary.retries === 1 ? "retry" : "retries"}`);
   if (summary.crawls > 1) parts.push(`${summary.crawls} crawls`);
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
 }

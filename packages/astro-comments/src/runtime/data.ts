@@ -49,12 +49,15 @@ function ordered(comments: PageCommentsData["comments"]): PageCommentsData["comm
   return config.order === "newest-first" ? [...complete].reverse() : complete;
 }
 
+function pageComments(entry: Entry): PageComments {
+  return { ...entry.data, comments: ordered(entry.data.comments), digest: String(entry.digest ?? "") };
+}
+
 /** The comments of one page (any spelling of its path: trailing slash, encoded, full URL). */
 export async function getComments(path: string): Promise<PageComments> {
   const key = pathKey(path);
   const entry = (await entries()).get(key);
-  if (entry === undefined) return { path: key, count: 0, comments: [], digest: "" };
-  return { ...entry.data, comments: ordered(entry.data.comments), digest: String(entry.digest ?? "") };
+  return entry === undefined ? { path: key, count: 0, comments: [], digest: "" } : pageComments(entry);
 }
 
 /** Approved comments on a page, replies included. */
@@ -77,7 +80,7 @@ export async function getCommentsDigest(path: string): Promise<string> {
 /** Every page that has comments, by page key. */
 export async function getAllComments(): Promise<ReadonlyMap<string, PageComments>> {
   const pages = new Map<string, PageComments>();
-  for (const [key, entry] of await entries()) pages.set(key, { ...entry.data, comments: ordered(entry.data.comments), digest: String(entry.digest ?? "") });
+  for (const [key, entry] of await entries()) pages.set(key, pageComments(entry));
   return pages;
 }
 
