@@ -103,21 +103,25 @@ interface BuildVariant {
   concurrency?: number;
   /** Delete Astro's data store, the loader's own copy and the incremental cache first. */
   cold?: boolean;
+  /** Astro 7.2's experimental.incrementalBuild (BENCH_INCREMENTAL=1); without it, Astro's defaults. */
+  incremental?: boolean;
   /** Add one approved comment through the mock's admin route before building. */
   addComment?: boolean;
-  /** Leave the pages' cacheKey out (BENCH_CACHE_KEY=0), so every page is rendered. */
-  noCacheKey?: boolean;
 }
 
-// In this order, every round: the warm build follows the cold one at the same settings, the
-// incremental one follows the warm one, and the last one is warm too (nothing changed since).
+// In this order, every round. The first builds use Astro's defaults, like the comment-free
+// baseline: the warm one follows the cold one. Then the same with incremental builds: the cold
+// one also fills Astro's page cache, the warm one restores every page from it, the last one adds
+// a comment. Turning incremental builds on changes the Astro config, which makes Astro clear its
+// data store: that build is cold anyway.
 const variants: readonly BuildVariant[] = [
   { key: "without", label: "without comments (baseline)", comments: false },
   { key: "cold16", label: "with comments, cold, concurrency 16", comments: true, concurrency: 16, cold: true },
   { key: "cold", label: `with comments, cold, concurrency ${DEFAULT_CONCURRENCY} (default)`, comments: true, cold: true },
-  { key: "warm", label: "with comments, warm: nothing changed", comments: true },
-  { key: "incremental", label: "with comments, incremental: 1 new comment", comments: true, addComment: true },
-  { key: "warmAll", label: "with comments, warm, every page rendered (no cacheKey; Astro also prunes its 2,000 cached copies)", comments: true, noCacheKey: true },
+  { key: "warmAll", label: "with comments, warm: nothing changed, every page rendered", comments: true },
+  { key: "coldIncremental", label: "with comments and incremental builds, cold (Astro also fills its page cache)", comments: true, cold: true, incremental: true },
+  { key: "warm", label: "with comments and incremental builds, warm: nothing changed", comments: true, incremental: true },
+  { key: "incremental", label: "with comments and incremental builds: 1 new comment", comments: true, incremental: true, addComment: true },
 ];
 
 interface LoaderSummary {
@@ -288,7 +292,7 @@ try {
         ...siteEnv,
         BENCH_COMMENTS: variant.comments ? "1" : "0",
         BENCH_CONCURRENCY: String(variant.concurrency ?? DEFAULT_CONCURRENCY),
-        BENCH_CACHE_KEY: variant.noCacheKey ? "0" : "1",
+        BENCH_INCREMENTAL: variant.incremental ? "1" : "0",
       };
       const run = await runBuild(env, join(resultsDir, "logs", `round${round}-${variant.key}.log`));
       buildRuns.get(variant.key)!.push(run);
@@ -388,16 +392,16 @@ rows.push(["baseline: bare node:http, the same pages from memory", `${formatNumb
 // Targets, from the medians.
 
 const verdict = (met: boolean) => (met ? "met" : "NOT met");
-const warmRendered = builds("warm").map((r) => r.loader?.rendered);
+const warmRendered = [...builds("warmAll"), ...builds("warm")].map((r) => r.loader?.rendered);
 const incremental = buildSpread("incremental", (r) => r.seconds);
 const incrementalRuns = builds("incremental");
 const targets = [
   `- cold build ≤ ${formatPercent(TARGETS.coldOverhead)} over the comment-free build at concurrency ${DEFAULT_CONCURRENCY}: ${formatPercent(overhead("cold"))} — ${verdict(overhead("cold") <= TARGETS.coldOverhead)} (at 16: ${formatPercent(overhead("cold16"))})`,
-  `- warm build ≤ ${formatPercent(TARGETS.warmOverhead)}: ${formatPercent(overhead("warm"))} — ${verdict(overhead("warm") <= TARGETS.warmOverhead)} (with every page rendered: ${formatPercent(overhead("warmAll"))})`,
-  `- warm build sanitized and highlighted nothing (loader's "R rendered" = 0): R = ${warmRendered.map((r) => r ?? "?").join(", ")} — ${verdict(warmRendered.every((r) => r === 0))}`,
+  `- warm build ≤ ${formatPercent(TARGETS.warmOverhead)}, with incremental builds: ${formatPercent(overhead("warm"))} — ${verdict(overhead("warm") <= TARGETS.warmOverhead)} (with Astro's defaults, every page rendered: ${formatPercent(overhead("warmAll"))})`,
+  `- warm builds sanitized and highlighted nothing (loader's "R rendered" = 0): R = ${warmRendered.map((r) => r ?? "?").join(", ")} — ${verdict(warmRendered.every((r) => r === 0))}`,
   `- incremental build after 1 new comment: ${incremental.median.toFixed(2)} s (${valueRange(incremental, 2, " s")}), ${formatPercent(overhead("incremental"))} over the comment-free build; Astro rendered ${incrementalRuns.map((r) => r.pagesRendered).join("/")} and restored ${incrementalRuns.map((r) => formatNumber(r.pagesRestored)).join("/")} pages — reported`,
   `- peak RSS, cold ≤ +${TARGETS.coldRssMiB} MiB over comment-free: ${mib(rssOver("cold"))} — ${verdict(rssOver("cold") <= TARGETS.coldRssMiB)}`,
-  `- peak RSS, warm ≤ +${TARGETS.warmRssMiB} MiB over comment-free: ${mib(rssOver("warm"))} — ${verdict(rssOver("warm") <= TARGETS.warmRssMiB)} (every page rendered: ${mib(rssOver("warmAll"))})`,
+  `- peak RSS, warm ≤ +${TARGETS.warmRssMiB} MiB over comment-free, with incremental builds: ${mib(rssOver("warm"))} — ${verdict(rssOver("warm") <= TARGETS.warmRssMiB)} (Astro's defaults, every page rendered: ${mib(rssOver("warmAll"))})`,
   `- crawl ≤ ${TARGETS.crawlVsIdeal}× the ideal bound at concurrency ${DEFAULT_CONCURRENCY}: ${crawlVsIdeal[6]!.toFixed(2)}× — ${verdict(crawlVsIdeal[6]! <= TARGETS.crawlVsIdeal)} (at 16: ${crawlVsIdeal[16]!.toFixed(2)}×)`,
   `- sanitizer ≥ ${TARGETS.sanitizerSpeedUp}× sanitize-html: ${sanitizerSpeedUp.toFixed(1)}× — ${verdict(sanitizerSpeedUp >= TARGETS.sanitizerSpeedUp)}`,
 ];

@@ -1,5 +1,6 @@
-// The shape of one page's entry in the comments collection. It types `getCollection("comments")`
-// for users and for the components; the loader writes exactly this.
+// The shapes of one page's comments: the collection's entry data (what `getCollection("comments")`
+// returns, kept small because Astro handles its whole store on every build) and the full data the
+// page's content module holds (what `getComments()` and the live loader return).
 import { z } from "astro/zod";
 
 const commentFields = {
@@ -21,11 +22,18 @@ const commentFields = {
 export const replySchema = z.object(commentFields);
 export const commentSchema = z.object({ ...commentFields, replies: z.array(replySchema) });
 
-export const pageCommentsSchema = z.object({
+const pageFields = {
   /** The page key the comments belong to (see pathKey). */
   path: z.string(),
   /** Approved comments on the page, replies included. */
   count: z.number(),
+};
+
+/** A page's entry in the comments collection; `render(entry)` loads its comments. */
+export const pageEntrySchema = z.object(pageFields);
+
+export const pageCommentsSchema = z.object({
+  ...pageFields,
   /** Top-level comments, oldest first, with their replies oldest first. */
   comments: z.array(commentSchema),
 });
@@ -33,3 +41,4 @@ export const pageCommentsSchema = z.object({
 export type StoredReply = z.infer<typeof replySchema>;
 export type StoredComment = z.infer<typeof commentSchema>;
 export type PageCommentsData = z.infer<typeof pageCommentsSchema>;
+export type PageEntryData = z.infer<typeof pageEntrySchema>;

@@ -2,8 +2,9 @@
 // whole store when the Astro config, the content config or the Astro version changes; a build
 // during an outage right after such a change still has this copy to fall back on.
 // Two files: the entries (rewritten only when the comments changed) and a small record of when
-// the last complete fetch happened (rewritten by every successful fetch). The entries are written
-// one JSON line each through a stream, so a large site never builds one huge string, and in the
+// the last complete fetch happened (rewritten by every successful fetch). An entry is a page's
+// path, count, digest and module (the comments themselves stay in the page modules, see
+// page-modules.ts). The entries are written one JSON line each through a stream, in the
 // background: the build goes on while they are written.
 import { createReadStream, createWriteStream } from "node:fs";
 import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
@@ -11,14 +12,16 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { finished } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import type { PageCommentsData } from "./entry-schema.ts";
+import type { PageEntryData } from "./entry-schema.ts";
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 export interface StoredEntry {
   id: string;
   digest: string;
-  data: PageCommentsData;
+  data: PageEntryData;
+  /** The page module with its comments, relative to the site root. */
+  filePath: string;
 }
 
 export interface LastFetch {

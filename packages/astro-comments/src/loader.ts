@@ -2,7 +2,7 @@
 // src/content.config.ts. It takes its settings from the comments() integration.
 import "./node-version.ts";
 import type { Loader } from "astro/loaders";
-import { pageCommentsSchema } from "./entry-schema.ts";
+import { pageEntrySchema } from "./entry-schema.ts";
 import { CommentsConfigError } from "./errors.ts";
 import { siteState } from "./site-registry.ts";
 import { syncComments } from "./sync-comments.ts";
@@ -13,18 +13,20 @@ export const LOADER_NAME = "astro-comments";
 /**
  * The loader's type, declared rather than inferred: an inferred declaration spells the schema with
  * the zod this package is built against (Astro 7's zod 4), which Astro 5's Loader (zod 3) rejects.
- * `typeof pageCommentsSchema` is resolved through the site's own `astro/zod` instead, so
+ * `typeof pageEntrySchema` is resolved through the site's own `astro/zod` instead, so
  * `getCollection("comments")` is typed on every supported Astro.
  */
 export interface CommentsLoader {
   name: string;
-  schema: typeof pageCommentsSchema;
+  schema: typeof pageEntrySchema;
   load: Loader["load"];
 }
 
 /**
  * One entry per page with comments: its id is the page key (see `pathKey`), its data the page's
- * count and comments (sanitized, highlighted), its digest changes only when they do.
+ * path and count, its digest changes only when its comments do. The comments themselves
+ * (sanitized, highlighted) are the entry's content module: `render(entry)` loads them, and
+ * `getComments()` from "astro-comments/data" does it for you.
  *
  * @example
  * // src/content.config.ts
@@ -35,7 +37,7 @@ export interface CommentsLoader {
 export function commentsLoader(): CommentsLoader {
   return {
     name: LOADER_NAME,
-    schema: pageCommentsSchema,
+    schema: pageEntrySchema,
     load: async (context) => {
       const site = siteState(context.config.root);
       if (site === undefined) {

@@ -1,14 +1,17 @@
 // What the loader does on every sync: fetch every comment, and update one entry per page in
-// Astro's data store. Pages whose comments did not change keep their entry (and digest) and are
-// neither sanitized nor highlighted again. When the fetch fails, the last good comments stay.
+// Astro's data store, its comments in a content module (see comment-shards.ts). Pages whose
+// comments did not change keep their entry, digest and module, and are neither sanitized nor
+// highlighted again. When the fetch fails, the last good comments stay.
 import type { LoaderContext } from "astro/loaders";
 import { fileURLToPath } from "node:url";
-import type { PageCommentsData } from "./entry-schema.ts";
+import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
 import { CommentsApiError, withoutTrace } from "./errors.ts";
 import { startFetch, type ClientOverrides, type FetchSummary } from "./fetch-comments.ts";
 import type { FetchStatus } from "./fetch-status.ts";
-import { lastGoodFiles, type LastFetch, type LastGoodFiles, type StoredEntry } from "./last-good.ts";
+import { lastGoodFiles, type LastFetch, type LastGoodEntries, type LastGoodFiles, type StoredEntry } from "./last-good.ts";
 import type { Credentials, ResolvedOptions } from "./options.ts";
+import { commentModules, type CommentModules } from "./comment-modules.ts";
+import { storeShards, type PageToStore } from "./comment-shards.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "./render/aliases.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
@@ -41,11 +44,13 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     // astro sync and check generate types; they must work offline and never fail because the API
     // is down, so they fetch nothing, credentials or not.
     const why = credentials === undefined ? "no credentials set" : site.command === "sync" ? "astro sync and astro check fetch nothing" : "astro preview fetches nothing";
+    retainStored(context, commentModules(context.config));
     logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept`);
     return;
   }
   const source = sourceOf(credentials);
   const files = lastGoodFiles(context.config.cacheDir, source);
+  const modules = commentModules(context.config);
   const previousFetch = await files.readFetch();
 
   let fetched;
@@ -55,7 +60,7 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     site.prefetch = undefined;
     fetched = await (early ?? startFetch(site, credentials, logger, overrides));
   } catch (error) {
-    await keepLastGood(context, site, source, files, previousFetch, error as Error);
+    await keepLastGood(context, site, source, files, modules, previousFetch, error as Error);
     return;
   }
 
@@ -68,24 +73,19 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   const previousCount = sameSource ? store.keys().length : 0;
   if (!sameSource) store.clear();
   const unknownLanguages = new Set<string>();
-  let rendered = 0;
   let comments = 0;
   const digests: string[] = [];
+  const toStore: PageToStore[] = [];
   for (const [id, pageThreads] of pages) {
     // The digest is taken over the merged threads, so adding or removing an alias changes it.
     const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
     const digest = context.generateDigest(`${RENDER_VERSION}\n${JSON.stringify(sorted)}`);
     digests.push(`${id}\u0000${digest}`);
-    const existing = store.get<PageCommentsData>(id);
-    if (existing?.digest === digest) {
-      comments += existing.data.count;
-      continue;
-    }
-    const data = renderPageComments(id, sorted, unknownLanguages);
-    comments += data.count;
-    store.set({ id, data, digest });
-    rendered++;
+    const count = sorted.reduce((sum, thread) => sum + 1 + thread.children.length, 0);
+    comments += count;
+    toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
   }
+  const { rendered, filePaths } = await storeShards(context, modules, toStore);
   let removed = 0;
   for (const id of store.keys()) {
     if (!pages.has(id)) {
@@ -100,9 +100,13 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   const lastFetch: LastFetch = { source, fetchedAt, contentDigest: context.generateDigest(digests.sort().join("\n")) };
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build.
-  site.pendingWrite = files
-    .write(lastFetch, { source, contentDigest: lastFetch.contentDigest, renderVersion: RENDER_VERSION }, storedEntries(context), previousFetch)
-    .catch((error: Error) => logger.warn(`could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`));
+  site.pendingWrite = Promise.all([
+    files.write(lastFetch, { source, contentDigest: lastFetch.contentDigest, renderVersion: RENDER_VERSION }, storedEntries(context), previousFetch),
+    modules.prune(filePaths),
+  ]).then(
+    () => undefined,
+    (error: Error) => logger.warn(`could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`),
+  );
   publish(site, { fetchedAt, stale: false });
   site.storedPages = storedCounts(context);
 
@@ -122,12 +126,24 @@ function describeFetch(summary: FetchSummary): string {
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
 }
 
+/**
+ * Keeps the stored entries whose module is on disk, and drops the rest: an entry without its
+ * module would fail the build when Astro bundles it. Astro 5 and 6 bundle only the modules a sync
+ * names, so each kept one is named.
+ */
+function retainStored(context: Context, modules: CommentModules): void {
+  for (const [id, entry] of context.store.entries()) {
+    if (entry.filePath !== undefined && modules.exists(entry.filePath)) context.store.addModuleImport(entry.filePath);
+    else context.store.delete(id);
+  }
+}
+
 function storedCounts(context: Context): Map<string, number> {
-  return new Map(context.store.entries().map(([id, entry]) => [id, (entry.data as PageCommentsData).count]));
+  return new Map(context.store.entries().map(([id, entry]) => [id, (entry.data as PageEntryData).count]));
 }
 
 function storedEntries(context: Context): StoredEntry[] {
-  return context.store.entries().map(([id, entry]) => ({ id, digest: String(entry.digest), data: entry.data as PageCommentsData }));
+  return context.store.entries().map(([id, entry]) => ({ id, digest: String(entry.digest), data: entry.data as PageEntryData, filePath: entry.filePath! }));
 }
 
 /** Bodies stored by another version of the renderer go through today's sanitizer and highlighter. */
@@ -136,9 +152,25 @@ function rerender(data: PageCommentsData): PageCommentsData {
   return { ...data, comments: data.comments.map((comment) => ({ ...comment, html: body(comment.html), replies: comment.replies.map((reply) => ({ ...reply, html: body(reply.html) })) })) };
 }
 
+/** Puts the saved entries whose module is still there back; an older renderer's comments are rendered again. */
+async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<void> {
+  const present = saved.entries.filter((entry) => modules.exists(entry.filePath));
+  if (saved.renderVersion === RENDER_VERSION) {
+    for (const { id, data, digest, filePath } of present) context.store.set<PageEntryData>({ id, data, digest, filePath, deferredRender: true });
+    return;
+  }
+  const files = new Map(await Promise.all([...new Set(present.map((entry) => entry.filePath))].map(async (filePath) => [filePath, await modules.read(filePath)] as const)));
+  const pages: PageToStore[] = [];
+  for (const entry of present) {
+    const data = files.get(entry.filePath)?.get(entry.id);
+    if (data !== undefined) pages.push({ id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: data.count, render: () => rerender(data) });
+  }
+  await storeShards(context, modules, pages);
+}
+
 const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
-async function keepLastGood(context: Context, site: SiteState, source: string, files: LastGoodFiles, previousFetch: LastFetch | undefined, error: Error): Promise<void> {
+async function keepLastGood(context: Context, site: SiteState, source: string, files: LastGoodFiles, modules: CommentModules, previousFetch: LastFetch | undefined, error: Error): Promise<void> {
   const { store, meta, logger } = context;
   const policy = failurePolicy(site);
   const reason = error.message.split("\n")[0]!.replace(/^astro-comments: /, "");
@@ -153,14 +185,13 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
 
   let fetchedAt: string | undefined;
   if (meta.get("source") === source && store.keys().length > 0) {
+    retainStored(context, modules);
     fetchedAt = meta.get("fetchedAt") ?? previousFetch?.fetchedAt;
   } else {
     const saved = await files.readEntries();
     store.clear();
     if (saved) {
-      for (const entry of saved.entries) {
-        store.set({ id: entry.id, digest: entry.digest, data: saved.renderVersion === RENDER_VERSION ? entry.data : rerender(entry.data) });
-      }
+      await restoreSaved(context, modules, saved);
       meta.set("source", source);
       fetchedAt = previousFetch?.fetchedAt;
       if (fetchedAt) meta.set("fetchedAt", fetchedAt);

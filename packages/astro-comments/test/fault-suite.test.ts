@@ -8,7 +8,7 @@ import type { PageCommentsData } from "../src/entry-schema.ts";
 import { resolveOptions } from "../src/options.ts";
 import { syncComments } from "../src/sync-comments.ts";
 import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
-import { loaderContext } from "./helpers/loader-context.ts";
+import { loaderContext, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 import { copySite } from "./helpers/site-copy.ts";
 
@@ -21,14 +21,14 @@ const faultsFor = (seed: number): FaultOptions => ({
   maxConsecutiveFaults: 3, approveDuringCrawl: { afterRequests: 4, count: APPROVED_MID_CRAWL },
 });
 
-/** The entries one sync writes, as JSON in id order: what the pages are built from. */
+/** The pages' comments one sync stores, as JSON in id order: what the pages are built from. */
 async function storeFrom(url: string, token: string): Promise<string> {
   const { context } = loaderContext();
   const options = resolveOptions({ perPage: 20, concurrency: 6 }, { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: token });
   const clock = recordingSleep();
   await syncComments(context, { options, command: "build" }, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
-  const entries = context.store.entries().sort(([a], [b]) => (a < b ? -1 : 1));
-  return JSON.stringify(entries.map(([id, entry]) => [id, entry.data]));
+  const pages = [...(await storedComments(context))].sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify(pages);
 }
 
 const identities = (storeJson: string) =>

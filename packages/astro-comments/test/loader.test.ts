@@ -2,12 +2,14 @@
 // place of Astro's: entries, digests, what gets rendered again, and what an outage keeps.
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import type { DataStore, LoaderContext } from "astro/loaders";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageCommentsData } from "../src/entry-schema.ts";
 import { resolveOptions, type CommentsOptions } from "../src/options.ts";
 import type { SiteState } from "../src/site-registry.ts";
 import { syncComments } from "../src/sync-comments.ts";
-import { loaderContext, memoryMeta, memoryStore } from "./helpers/loader-context.ts";
+import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 
 let mock: MockServer;
@@ -77,6 +79,66 @@ describe("loader sync", () => {
     }
   });
 
+  it("keeps comments out of Astro's store: small entries that point at comment modules, every module named on every sync", async () => {
+    const { context, lines } = loaderContext();
+    const state = site(mock.url);
+    await sync(context, state);
+    await state.pendingWrite;
+    const store = context.store as ReturnType<typeof memoryStore>;
+    for (const entry of store.values()) {
+      expect(Object.keys(entry.data).sort()).toEqual(["count", "path"]);
+      expect(entry.deferredRender).toBe(true);
+      expect(existsSync(new URL(entry.filePath!, context.config.root))).toBe(true);
+    }
+    const comments = await storedComments(context);
+    expect([...comments.values()].reduce((sum, page) => sum + page.count, 0)).toBe(totalComments(store));
+    const modules = new Set(store.values().map((entry) => entry.filePath!));
+    expect(readdirSync(new URL("node_modules/.astro/astro-comments/modules/", context.config.root)).sort()).toEqual([...modules].map((file) => basename(file)).sort());
+
+    // Astro 5 and 6 bundle only the modules a sync names: a sync that changed nothing names them all.
+    store.moduleImports.clear();
+    await sync(context, state);
+    expect(store.moduleImports).toEqual(modules);
+    expect(lines.at(-1)).toMatch(/: 0 rendered, \d+ unchanged/);
+  });
+
+  it("after one approval rewrites one module, renders one page, and deletes the module it replaced", async () => {
+    const local = await startMockServer({ dataset: { seed: 8, size: 300 } });
+    try {
+      const { context, lines } = loaderContext();
+      const state = site(local.url, {}, local.token);
+      await sync(context, state);
+      const before = new Map(context.store.entries().map(([id, entry]) => [id, entry.filePath]));
+      local.store.approvePending(1);
+      await sync(context, state);
+      await state.pendingWrite;
+      expect(lines.at(-1)).toMatch(/: 1 rendered, /);
+      const after = new Map(context.store.entries().map(([id, entry]) => [id, entry.filePath]));
+      const moved = new Set([...after].filter(([id, file]) => before.get(id) !== file).map(([, file]) => file));
+      expect(moved.size).toBe(1);
+      const [replaced] = [...new Set([...before].filter(([id]) => after.get(id) !== before.get(id)).map(([, file]) => file))];
+      expect(existsSync(new URL(replaced!, context.config.root))).toBe(false);
+      expect((await storedComments(context)).size).toBe(after.size);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("renders nothing when Astro cleared its store but the comment modules are still there, and renders a page whose module is gone", async () => {
+    const first = loaderContext();
+    await sync(first.context, site(mock.url));
+    const cleared = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir });
+    await sync(cleared.context, site(mock.url));
+    expect(cleared.lines.at(-1)).toMatch(/: 0 rendered, /);
+    expect(digests(cleared.context.store)).toEqual(digests(first.context.store));
+
+    const [id, entry] = cleared.context.store.entries()[0]!;
+    rmSync(new URL(entry.filePath!, cleared.context.config.root));
+    await sync(cleared.context, site(mock.url));
+    expect(cleared.lines.at(-1)).toMatch(/: [1-9]\d* rendered, /);
+    expect((await storedComments(cleared.context)).get(id)?.count).toBe(entry.data.count);
+  });
+
   const broken: Array<[string, Parameters<typeof serve>[0]]> = [
     ["unreachable", () => undefined],
     ["hung (no headers)", () => undefined],
@@ -116,7 +178,7 @@ describe("loader sync", () => {
     await sync(first.context, site(mock.url));
     const before = digests(first.context.store);
     // Same cacheDir, empty store: what Astro leaves after "Clearing content store".
-    const cleared = loaderContext({ cacheDir: first.context.config.cacheDir, store: memoryStore(), meta: memoryMeta() });
+    const cleared = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir, store: memoryStore(), meta: memoryMeta() });
     const state = site(mock.url, { retries: 0 });
     state.options.credentials!.endpoint = new URL("/api/comments", mock.url);
     await mock.close();
@@ -197,9 +259,9 @@ describe("loader sync", () => {
       expect(totalComments(context.store)).toBe(served.reduce((sum, thread) => sum + 1 + thread.children.length, 0));
       // Twins: at least one page holds two comments that are equal in every field but their id,
       // which tells them apart with a suffix ("comment-…" and "comment-…-2").
-      const twins = context.store.values().some((entry) => {
+      const twins = [...(await storedComments(context)).values()].some((data) => {
         const seen = new Map<string, string>();
-        return (entry.data as PageCommentsData).comments.some(({ id, ...comment }) => {
+        return data.comments.some(({ id, ...comment }) => {
           const key = JSON.stringify(comment);
           const first = seen.get(key);
           if (first !== undefined) return id === `${first}-2`;

@@ -26,16 +26,24 @@ const comments: StoredComment[] = [
   comment(3, { status: "pending", name: "Not Yet Moderated", html: "<p>held</p>" }),
 ];
 
-/** A page that reads the collection itself: typed entries, and a type error where one belongs. */
+/**
+ * A page that reads the collection itself: typed entries (a type error where one belongs), the
+ * comments through the data API, and the entry's own content through render().
+ */
 const typedPage = `---
-import { getEntry } from "astro:content";
+import { getEntry, render } from "astro:content";
+import { getComments } from "astro-comments/data";
 const entry = await getEntry("comments", "/posts/hello-world");
-const count: number = entry?.data.count ?? 0;
-const author: string = entry?.data.comments[0]?.replies[0]?.author ?? "";
+if (!entry) throw new Error("no comments entry for /posts/hello-world");
+const count: number = entry.data.count;
+const { comments } = await getComments(entry.data.path);
+const author: string = comments[0]?.replies[0]?.author ?? "";
 // @ts-expect-error: the entries are typed, so a count is no string
-const wrong: string = entry?.data.count;
+const wrong: string = entry.data.count;
+const { Content } = await render(entry);
 ---
-<p>{count} {author} {wrong}</p>
+<p data-typed>{count} {author} {wrong}</p>
+<Content path={entry.data.path} heading="Rendered from the entry" />
 `;
 
 let mock: MockServer;
@@ -165,6 +173,18 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
     expect(html).not.toMatch(/data-fetched="never"/);
     expect(html).not.toContain("Not Yet Moderated");
     expect(build.output).not.toMatch(/sourcemap|\[WARN\]/i);
+    // The entry's data, the data API and render(entry)'s Content, on a page of its own.
+    const typed = readFileSync(join(siteDir(major), "dist/typed/index.html"), "utf8");
+    expect(typed).toContain("<p data-typed>2 Grace Hopper 2</p>");
+    expect(typed).toMatch(/<h2[^>]*>Rendered from the entry[\s\S]*data-comment-author[^>]*>Ada Lovelace</);
+  });
+
+  it("builds again with nothing changed: nothing rendered, the comments still in the HTML", { timeout: 180_000 }, async () => {
+    // Astro 5 and 6 bundle only the content modules a sync names: a warm sync must name them all.
+    const build = await astro(major, ["build"], env());
+    expect(build.code, build.output).toBe(0);
+    expect(build.output).toMatch(/\[astro-comments\] 2 comments on 1 page: 0 rendered, 1 unchanged/);
+    expect(readFileSync(join(siteDir(major), "dist/posts/hello-world/index.html"), "utf8")).toMatch(/data-comment-author[^>]*>Grace Hopper</);
   });
 
   it("passes astro check", { timeout: 180_000 }, async () => {

@@ -98,7 +98,6 @@ export async function buildAtomFeed(input: AtomFeedInput): Promise<string> {
 }
 
 /** Page key → approved comments on it, replies included, keys sorted so the file is byte-stable. */
-export function commentCounts(entries: Iterable<{ id: string; data: PageCommentsData }>): Record<string, number> {
-  const counts = [...entries].map(({ id, data }) => [id, data.count] as const).sort(([a], [b]) => compare(a, b));
-  return Object.fromEntries(counts);
+export function commentCounts(counts: Iterable<readonly [string, number]>): Record<string, number> {
+  return Object.fromEntries([...counts].sort(([a], [b]) => compare(a, b)));
 }

@@ -1,10 +1,12 @@
 // Read side, for components and for sites that want the data itself:
 //   import { getComments, getCommentCount } from "astro-comments/data";
 // Everything comes from the comments collection through astro:content, so it works wherever
-// Astro renders (Node, workerd, on-demand pages) and incremental builds can see it.
-import { getCollection } from "astro:content";
+// Astro renders (Node, workerd, on-demand pages) and incremental builds can see it: counts and
+// digests from the entries, comments from each entry's content module (render(entry)), which is
+// loaded only for a page that shows them.
+import { getCollection, render } from "astro:content";
 import config from "virtual:astro-comments/config";
-import type { PageCommentsData } from "../entry-schema.ts";
+import type { PageCommentsData, PageEntryData } from "../entry-schema.ts";
 import { formatCount } from "../i18n/messages.ts";
 import { pageLocale, type PageLocale } from "../i18n/page-locale.ts";
 import type { RenderSettings } from "../options.ts";
@@ -13,7 +15,7 @@ import { commentItemsHtml } from "../render/comment-markup.ts";
 import type { RenderedComment } from "../render/comment-tree.ts";
 import { pathKey } from "../render/path-key.ts";
 
-export type { PageCommentsData, StoredComment, StoredReply } from "../entry-schema.ts";
+export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from "../entry-schema.ts";
 export type { RenderedComment } from "../render/comment-tree.ts";
 export { pathKey } from "../render/path-key.ts";
 export { machineDate } from "../render/comment-markup.ts";
@@ -28,8 +30,10 @@ export interface PageComments extends PageCommentsData {
 
 interface Entry {
   id: string;
+  collection: string;
   digest?: string | number;
-  data: PageCommentsData;
+  filePath?: string;
+  data: PageEntryData;
 }
 
 // One lookup table per build: getEntry would log a warning for every page without comments, and
@@ -49,8 +53,17 @@ function ordered(comments: PageCommentsData["comments"]): PageCommentsData["comm
   return config.order === "newest-first" ? [...complete].reverse() : complete;
 }
 
-function pageComments(entry: Entry): PageComments {
-  return { ...entry.data, comments: ordered(entry.data.comments), digest: String(entry.digest ?? "") };
+async function pageComments(entry: Entry): Promise<PageComments> {
+  // render() hands the module's data back as remarkPluginFrontmatter: the comments of every page in
+  // the entry's shard, by page key (see render/comment-module.ts).
+  const { remarkPluginFrontmatter: shard } = (await render(entry as Parameters<typeof render>[0])) as { remarkPluginFrontmatter: Record<string, PageCommentsData | undefined> };
+  const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
+  if (!Array.isArray(data?.comments)) {
+    throw new Error(
+      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"}. Build again; if it persists, delete the cacheDir (node_modules/.astro) so the comments are fetched anew.`,
+    );
+  }
+  return { path: entry.data.path, count: entry.data.count, comments: ordered(data.comments), digest: String(entry.digest ?? "") };
 }
 
 /** The comments of one page (any spelling of its path: trailing slash, encoded, full URL). */
@@ -60,9 +73,9 @@ export async function getComments(path: string): Promise<PageComments> {
   return entry === undefined ? { path: key, count: 0, comments: [], digest: "" } : pageComments(entry);
 }
 
-/** Approved comments on a page, replies included. */
+/** Approved comments on a page, replies included. Loads no comment. */
 export async function getCommentCount(path: string): Promise<number> {
-  return (await getComments(path)).count;
+  return (await entries()).get(pathKey(path))?.data.count ?? 0;
 }
 
 /**
@@ -74,14 +87,19 @@ export async function getCommentCount(path: string): Promise<number> {
  *   cacheKey: `${post.digest}:${await getCommentsDigest(`/posts/${post.id}`)}` }));
  */
 export async function getCommentsDigest(path: string): Promise<string> {
-  return (await getComments(path)).digest;
+  return String((await entries()).get(pathKey(path))?.digest ?? "");
 }
 
-/** Every page that has comments, by page key. */
+/** Every page that has comments, by page key. Loads every page's comments; for counts, use getAllCommentCounts. */
 export async function getAllComments(): Promise<ReadonlyMap<string, PageComments>> {
-  const pages = new Map<string, PageComments>();
-  for (const [key, entry] of await entries()) pages.set(key, pageComments(entry));
-  return pages;
+  const all = [...(await entries())];
+  const loaded = await Promise.all(all.map(([, entry]) => pageComments(entry)));
+  return new Map(all.map(([key], index) => [key, loaded[index]!]));
+}
+
+/** Approved comments per page key, for every page that has comments. Loads no comment. */
+export async function getAllCommentCounts(): Promise<ReadonlyMap<string, number>> {
+  return new Map([...(await entries())].map(([key, entry]) => [key, entry.data.count]));
 }
 
 /** The settings the integration was configured with (order, date format, texts). */

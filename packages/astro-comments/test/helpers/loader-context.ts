@@ -7,23 +7,30 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AstroIntegrationLogger } from "astro";
 import type { DataStore, LoaderContext, MetaStore } from "astro/loaders";
+import { commentModules } from "../../src/comment-modules.ts";
+import type { PageCommentsData } from "../../src/entry-schema.ts";
 
 interface Entry {
   id: string;
   data: Record<string, unknown>;
   digest?: string | number;
+  filePath?: string;
 }
 
-export function memoryStore(): DataStore & { writes: number } {
+/** `moduleImports`: the content modules the last syncs named (Astro 5 and 6 bundle only those). */
+export function memoryStore(): DataStore & { writes: number; moduleImports: Set<string> } {
   const entries = new Map<string, Entry>();
   const store = {
     writes: 0,
+    moduleImports: new Set<string>(),
+    addModuleImport: (filePath: string) => void store.moduleImports.add(filePath),
     get: (id: string) => entries.get(id),
     entries: () => [...entries.entries()],
     set(entry: Entry) {
       if (entry.digest !== undefined && entries.get(entry.id)?.digest === entry.digest) return false;
       store.writes++;
       entries.set(entry.id, structuredClone(entry));
+      if (entry.filePath !== undefined) store.moduleImports.add(entry.filePath);
       return true;
     },
     values: () => [...entries.values()],
@@ -32,7 +39,7 @@ export function memoryStore(): DataStore & { writes: number } {
     clear: () => entries.clear(),
     has: (id: string) => entries.has(id),
   };
-  return store as unknown as DataStore & { writes: number };
+  return store as unknown as DataStore & { writes: number; moduleImports: Set<string> };
 }
 
 export function memoryMeta(): MetaStore {
@@ -49,9 +56,9 @@ export function captureLogger() {
   return { logger, lines };
 }
 
-/** A context for one site; pass the same `cacheDir` (and store) again to model the next build. */
-export function loaderContext(overrides: { cacheDir?: URL; store?: DataStore; meta?: MetaStore } = {}) {
-  const root = pathToFileURL(`${mkdtempSync(join(tmpdir(), "ac-site-"))}/`);
+/** A context for one site; pass the same `root` and `cacheDir` (and store) again to model the next build. */
+export function loaderContext(overrides: { root?: URL; cacheDir?: URL; store?: DataStore; meta?: MetaStore } = {}) {
+  const root = overrides.root ?? pathToFileURL(`${mkdtempSync(join(tmpdir(), "ac-site-"))}/`);
   const { logger, lines } = captureLogger();
   const context = {
     collection: "comments",
@@ -62,4 +69,16 @@ export function loaderContext(overrides: { cacheDir?: URL; store?: DataStore; me
     generateDigest: (value: string | Record<string, unknown>) => createHash("sha1").update(typeof value === "string" ? value : JSON.stringify(value)).digest("hex"),
   } as unknown as LoaderContext;
   return { context, lines };
+}
+
+/** Every stored page's comments, read from the comment module its entry points at (as render(entry) would). */
+export async function storedComments(context: LoaderContext): Promise<Map<string, PageCommentsData>> {
+  const modules = commentModules(context.config);
+  const pages = new Map<string, PageCommentsData>();
+  for (const [id, entry] of context.store.entries()) {
+    const data = (await modules.read(entry.filePath!))?.get(id);
+    if (data === undefined) throw new Error(`the module of ${id} (${entry.filePath}) does not hold its comments`);
+    pages.set(id, data);
+  }
+  return pages;
 }

@@ -74,7 +74,7 @@ describe("Atom feed", () => {
 
 describe("counts JSON", () => {
   it("maps page key to count, keys sorted", () => {
-    expect(JSON.stringify(commentCounts([entries[1]!, entries[0]!]))).toBe('{"/posts/a":4,"/posts/b":1}');
+    expect(JSON.stringify(commentCounts([entries[1]!, entries[0]!].map(({ id, data }) => [id, data.count] as const)))).toBe('{"/posts/a":4,"/posts/b":1}');
   });
 });
 

@@ -1,0 +1,80 @@
+// Puts a sync's pages into Astro's data store: one small entry per page (path, count, digest)
+// pointing at its shard's comment module (render/comment-module.ts). A shard whose pages all kept
+// their digest keeps its module, and nothing in it is rendered; otherwise its module is written
+// anew from the pages' earlier modules and the pages that changed are rendered.
+import type { LoaderContext } from "astro/loaders";
+import type { CommentModules } from "./comment-modules.ts";
+import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
+import { shardOf } from "./render/comment-module.ts";
+
+export interface PageToStore {
+  id: string;
+  /** Changes exactly when the page's comments (or the renderer) do. */
+  digest: string;
+  count: number;
+  /** Sanitizes and highlights the page's comments: called only when no module holds them yet. */
+  render(): PageCommentsData;
+}
+
+export interface StoredShards {
+  /** Pages whose comments were rendered. */
+  rendered: number;
+  /** Every module the entries point at. */
+  filePaths: string[];
+}
+
+type Context = Pick<LoaderContext, "store" | "generateDigest">;
+
+export async function storeShards(context: Context, modules: CommentModules, pages: Iterable<PageToStore>): Promise<StoredShards> {
+  const { store } = context;
+  const shards = new Map<number, PageToStore[]>();
+  for (const page of pages) {
+    const shard = shardOf(page.id);
+    const members = shards.get(shard);
+    if (members) members.push(page);
+    else shards.set(shard, [page]);
+  }
+  // Each earlier module is read at most once, however many of its pages are kept.
+  const earlier = new Map<string, Promise<Map<string, PageCommentsData> | undefined>>();
+  const readEarlier = (filePath: string) => {
+    let read = earlier.get(filePath);
+    if (read === undefined) earlier.set(filePath, (read = modules.read(filePath)));
+    return read;
+  };
+
+  let rendered = 0;
+  const filePaths = await Promise.all(
+    [...shards].map(async ([shard, members]) => {
+      members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const filePath = modules.filePath(shard, context.generateDigest(members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")));
+      if (!modules.exists(filePath)) {
+        const data = new Map<string, PageCommentsData>();
+        for (const page of members) {
+          const existing = store.get(page.id);
+          let kept = existing?.digest === page.digest && existing.filePath !== undefined ? (await readEarlier(existing.filePath))?.get(page.id) : undefined;
+          if (kept === undefined) {
+            kept = page.render();
+            rendered++;
+          }
+          data.set(page.id, kept);
+        }
+        await modules.write(filePath, data).catch((error: Error) => {
+          throw new Error(`astro-comments: could not write the comments to ${modules.dir}: ${error.message}. Check that the folder is writable and the disk has space.`);
+        });
+      }
+      for (const page of members) {
+        const existing = store.get(page.id);
+        if (existing?.digest === page.digest && existing.filePath === filePath) {
+          // Astro 5 and 6 bundle only the modules a sync names, unchanged ones included.
+          store.addModuleImport(filePath);
+          continue;
+        }
+        // Astro's store ignores a set with the entry's digest, and a kept page may have moved module.
+        if (existing !== undefined) store.delete(page.id);
+        store.set<PageEntryData>({ id: page.id, data: { path: page.id, count: page.count }, digest: page.digest, filePath, deferredRender: true });
+      }
+      return filePath;
+    }),
+  );
+  return { rendered, filePaths };
+}

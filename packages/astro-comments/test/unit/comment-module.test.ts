@@ -1,0 +1,62 @@
+// The comment modules' source: what the loader writes is what the build imports and what a later
+// sync reads back, whatever the comments contain.
+import { describe, expect, it } from "vitest";
+import type { PageCommentsData } from "../../src/entry-schema.ts";
+import { commentModuleSource, parseCommentModule, SHARDS, shardOf } from "../../src/render/comment-module.ts";
+
+const hostile = ["\u2028\u2029", "</script><script>alert(1)</script>", "*/ throw 1; /*", "\n}; export const x = 1; //", "`${x}`", "\\", "\ud83d\ude00"].join(" ");
+const page = (path: string, text: string): PageCommentsData => ({
+  path,
+  count: 2,
+  comments: [{ id: "comment-1", author: text, createdAt: "2026-01-01T00:00:00.000000Z", html: `<p>${text}</p>`, path, replies: [{ id: "comment-2", author: "B", createdAt: "2026-01-02T00:00:00.000000Z", html: text, path }] }],
+});
+
+/** Evaluates a module's source the way a bundler would see it, with the component import stubbed. */
+async function evaluate(source: string): Promise<Record<string, unknown>> {
+  const stubbed = source.replace(/^export \{ Comments as Content \} from "astro-comments\/components";$/m, "export const Content = () => 'stub';");
+  return (await import(`data:text/javascript;base64,${Buffer.from(stubbed).toString("base64")}`)) as Record<string, unknown>;
+}
+
+describe("comment module source", () => {
+  const pages = new Map([["/posts/a", page("/posts/a", hostile)], ["/posts/\u2028b", page("/posts/\u2028b", "plain")]]);
+  const source = commentModuleSource(pages);
+
+  it("is a module whose frontmatter holds every page's comments exactly, hostile text included", async () => {
+    const module = await evaluate(source);
+    expect(module["frontmatter"]).toEqual(Object.fromEntries(pages));
+    expect(Object.keys(module).sort()).toEqual(["Content", "frontmatter"]);
+  });
+
+  it("exports Content from the package's own components, as render(entry) needs", () => {
+    expect(source).toContain('export { Comments as Content } from "astro-comments/components";');
+  });
+
+  it("reads back what it wrote, and nothing else", () => {
+    expect(parseCommentModule(source)).toEqual(pages);
+    expect(parseCommentModule("export const frontmatter = {};")).toEqual(new Map());
+    expect(parseCommentModule('export const frontmatter = {"/a": {"path": "/a"}};')).toBeUndefined();
+    expect(parseCommentModule("export const frontmatter = {")).toBeUndefined();
+    expect(parseCommentModule("export default 1;")).toBeUndefined();
+  });
+});
+
+describe("shards", () => {
+  it("puts a page in the same shard on every run, and spreads pages over all of them", () => {
+    expect(shardOf("/posts/hello-world")).toBe(shardOf("/posts/hello-world"));
+    const used = new Map<number, number>();
+    for (let i = 0; i < 2_000; i++) {
+      const shard = shardOf(`/posts/post-${i}`);
+      expect(shard).toBeGreaterThanOrEqual(0);
+      expect(shard).toBeLessThan(SHARDS);
+      used.set(shard, (used.get(shard) ?? 0) + 1);
+    }
+    expect(used.size).toBe(SHARDS);
+    // No shard holds more than twice its share.
+    expect(Math.max(...used.values())).toBeLessThan((2 * 2_000) / SHARDS);
+  });
+
+  it("is FNV-1a, so a known key lands in a known shard on any platform", () => {
+    // FNV-1a (32 bit) of "/posts/hello-world" is 0x3a43d613, computed independently.
+    expect(shardOf("/posts/hello-world")).toBe(0x3a43d613 % SHARDS);
+  });
+});
