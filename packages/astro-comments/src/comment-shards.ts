@@ -5,7 +5,7 @@
 import type { LoaderContext } from "astro/loaders";
 import type { CommentModules } from "./comment-modules.ts";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
-import { shardOf } from "./render/comment-module.ts";
+import { MODULE_FORMAT, shardOf } from "./render/comment-module.ts";
 
 export interface PageToStore {
   id: string;
@@ -46,7 +46,7 @@ export async function storeShards(context: Context, modules: CommentModules, pag
   const filePaths = await Promise.all(
     [...shards].map(async ([shard, members]) => {
       members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const filePath = modules.filePath(shard, context.generateDigest(members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")));
+      const filePath = modules.filePath(shard, context.generateDigest(`${MODULE_FORMAT}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
       if (!modules.exists(filePath)) {
         const data = new Map<string, PageCommentsData>();
         for (const page of members) {

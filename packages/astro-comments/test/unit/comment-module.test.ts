@@ -33,9 +33,10 @@ describe("comment module source", () => {
 
   it("reads back what it wrote, and nothing else", () => {
     expect(parseCommentModule(source)).toEqual(pages);
-    expect(parseCommentModule("export const frontmatter = {};")).toEqual(new Map());
-    expect(parseCommentModule('export const frontmatter = {"/a": {"path": "/a"}};')).toBeUndefined();
-    expect(parseCommentModule("export const frontmatter = {")).toBeUndefined();
+    expect(parseCommentModule('export const frontmatter = JSON.parse("{}");')).toEqual(new Map());
+    expect(parseCommentModule('export const frontmatter = JSON.parse("{\\"/a\\": {\\"path\\": \\"/a\\"}}");')).toBeUndefined();
+    expect(parseCommentModule('export const frontmatter = JSON.parse("{");')).toBeUndefined();
+    expect(parseCommentModule("export const frontmatter = {};")).toBeUndefined();
     expect(parseCommentModule("export default 1;")).toBeUndefined();
   });
 });
