@@ -53,10 +53,27 @@ function ordered(comments: PageCommentsData["comments"]): PageCommentsData["comm
   return config.order === "newest-first" ? [...complete].reverse() : complete;
 }
 
-async function pageComments(entry: Entry): Promise<PageComments> {
+type Shard = Record<string, PageCommentsData | undefined>;
+
+// A shard's module, loaded once per build for all its pages (render() costs more than a lookup).
+// Modules are named by their content, so in dev, where entries move to new modules on refresh,
+// only the current ones are kept.
+const shards = new Map<string, Promise<Shard>>();
+
+function shardOf(entry: Entry): Promise<Shard> {
+  const key = entry.filePath ?? entry.id;
+  const cached = shards.get(key);
+  if (cached !== undefined) return cached;
+  if (import.meta.env.DEV) shards.clear();
   // render() hands the module's data back as remarkPluginFrontmatter: the comments of every page in
   // the entry's shard, by page key (see render/comment-module.ts).
-  const { remarkPluginFrontmatter: shard } = (await render(entry as Parameters<typeof render>[0])) as { remarkPluginFrontmatter: Record<string, PageCommentsData | undefined> };
+  const loading = render(entry as Parameters<typeof render>[0]).then((rendered: { remarkPluginFrontmatter: unknown }) => rendered.remarkPluginFrontmatter as Shard);
+  shards.set(key, loading);
+  return loading;
+}
+
+async function pageComments(entry: Entry): Promise<PageComments> {
+  const shard = await shardOf(entry);
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
     throw new Error(
