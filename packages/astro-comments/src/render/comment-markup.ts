@@ -16,8 +16,11 @@ export interface CommentView {
 
 /** created_at as an HTML datetime value: HTML allows at most three fractional digits, the API sends six. */
 export function machineDate(createdAt: string): string {
-  return new Date(createdAt).toISOString();
+  // Laravel's own form (six fractional digits, UTC) needs only cutting; anything else is parsed.
+  return LARAVEL_UTC.test(createdAt) ? `${createdAt.slice(0, 23)}Z` : new Date(createdAt).toISOString();
 }
+
+const LARAVEL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 function commentHtml(comment: RenderedComment, view: CommentView): string {
   const author = escapeHtml(comment.author);

@@ -1,6 +1,7 @@
 import { codeSamples, hostileBodies, xssBodies, xssNames } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
+import { machineDate } from "../../src/render/comment-markup.ts";
 import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
 import { pathKey } from "../../src/render/path-key.ts";
 import { renderCommentBody } from "../../src/render/render-body.ts";
@@ -120,5 +121,13 @@ describe("comment markup", () => {
         '<ol class="astro-comments__replies" data-comment-replies aria-label="Replies to A &amp; &quot;B&quot;"><li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="comment-00000002"><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>&lt;b&gt;R&lt;/b&gt;</span> ' +
         '<a class="astro-comments__permalink" data-comment-permalink href="#comment-00000002" aria-label="&lt;2024-01-02T03:04:05.123456Z&gt;, comment by &lt;b&gt;R&lt;/b&gt;"><time class="astro-comments__time" datetime="2024-01-02T03:04:05.123Z">&lt;2024-01-02T03:04:05.123456Z&gt;</time></a></header><div class="astro-comments__body" data-comment-body><p>reply</p></div></article></li></ol></article></li>',
     );
+  });
+});
+
+describe("machineDate", () => {
+  it("gives what Date gives, with at most three fractional digits, for Laravel's timestamps and others", () => {
+    const stamps = ["2026-01-01T00:00:00.000000Z", "2024-02-29T23:59:59.999999Z", "1999-12-31T12:34:56.123456Z", "2026-05-05T05:05:05Z", "2026-05-05T05:05:05.5+02:00"];
+    for (const stamp of stamps) expect(machineDate(stamp)).toBe(new Date(stamp).toISOString());
+    expect(machineDate("2024-02-29T23:59:59.999999Z")).toBe("2024-02-29T23:59:59.999Z");
   });
 });
