@@ -5,7 +5,7 @@
 // module again.
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
-import { basename, join, relative, sep } from "node:path";
+import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { commentModuleSource, parseCommentModule } from "./render/comment-module.ts";
@@ -13,6 +13,12 @@ import { commentModuleSource, parseCommentModule } from "./render/comment-module
 export interface CommentModules {
   /** The folder, for messages. */
   readonly dir: string;
+  /**
+   * How the modules import the package's components: a path relative to the folder, so it holds
+   * wherever the cacheDir is (a bare "astro-comments/components" does not resolve from a cacheDir
+   * outside the project) and when the project moves with its node_modules.
+   */
+  readonly components: string;
   /** The entries' `filePath` for a shard's module: relative to the site root, with "/" separators. */
   filePath(shard: number, digest: string): string;
   exists(filePath: string): boolean;
@@ -28,16 +34,21 @@ export function commentModules(config: { root: URL; cacheDir: URL }): CommentMod
   const root = fileURLToPath(config.root);
   const dir = join(fileURLToPath(config.cacheDir), "astro-comments", "modules");
   const absolute = (filePath: string) => join(root, filePath);
+  const componentsFile = fileURLToPath(new URL("../components/index.ts", import.meta.url));
+  // Another drive on Windows has no relative path: then the absolute one.
+  const fromDir = relative(dir, componentsFile);
+  const components = isAbsolute(fromDir) ? fromDir.split(sep).join("/") : fromDir.startsWith("..") ? fromDir.split(sep).join("/") : `./${fromDir.split(sep).join("/")}`;
   let made: Promise<unknown> | undefined;
   return {
     dir,
+    components,
     filePath: (shard, digest) => relative(root, join(dir, `comments-${shard}-${digest}.mjs`)).split(sep).join("/"),
     exists: (filePath) => existsSync(absolute(filePath)),
     async write(filePath, pages) {
       await (made ??= mkdir(dir, { recursive: true }));
       const file = absolute(filePath);
       const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, commentModuleSource(pages));
+      await writeFile(temporary, commentModuleSource(pages, components));
       await rename(temporary, file);
     },
     read: (filePath) => readFile(absolute(filePath), "utf8").then(parseCommentModule, () => undefined),

@@ -46,7 +46,8 @@ export async function storeShards(context: Context, modules: CommentModules, pag
   const filePaths = await Promise.all(
     [...shards].map(async ([shard, members]) => {
       members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const filePath = modules.filePath(shard, context.generateDigest(`${MODULE_FORMAT}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
+      // Format and import are part of the name: after either changes, no module written before is reused.
+      const filePath = modules.filePath(shard, context.generateDigest(`${MODULE_FORMAT}\n${modules.components}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
       if (!modules.exists(filePath)) {
         const data = new Map<string, PageCommentsData>();
         for (const page of members) {
