@@ -4,10 +4,11 @@
 // one. They double as the last good comments: an entry restored after an outage points at its
 // module again.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
+import { CommentsConfigError } from "./errors.ts";
 import { commentModuleSource, parseCommentModule } from "./render/comment-module.ts";
 
 export interface CommentModules {
@@ -26,23 +27,34 @@ export interface CommentModules {
   write(filePath: string, pages: ReadonlyMap<string, PageCommentsData>): Promise<void>;
   /** The pages a module holds; undefined when it is missing or not one of ours. */
   read(filePath: string): Promise<Map<string, PageCommentsData> | undefined>;
-  /** Deletes every file in the folder but these. */
+  /** Deletes the files in the folder that are not these and are older than an hour. */
   prune(keep: Iterable<string>): Promise<void>;
 }
+
+const PRUNE_AFTER_MS = 3_600_000;
+
+const posix = (path: string) => path.split(sep).join("/");
 
 export function commentModules(config: { root: URL; cacheDir: URL }): CommentModules {
   const root = fileURLToPath(config.root);
   const dir = join(fileURLToPath(config.cacheDir), "astro-comments", "modules");
+  if (isAbsolute(relative(root, dir))) {
+    // Windows, another drive: Astro finds an entry's module by a path relative to the project only.
+    throw new CommentsConfigError(
+      `astro-comments: the cacheDir (${fileURLToPath(config.cacheDir)}) is on another drive than the project (${root}); set cacheDir in astro.config to a folder on the project's drive.`,
+      "The comments are content modules in the cacheDir, and Astro finds content modules by a path relative to the project.",
+    );
+  }
   const absolute = (filePath: string) => join(root, filePath);
   const componentsFile = fileURLToPath(new URL("../components/index.ts", import.meta.url));
-  // Another drive on Windows has no relative path: then the absolute one.
+  // The package on another drive than the cacheDir (Windows) has no relative path: then the absolute one.
   const fromDir = relative(dir, componentsFile);
-  const components = isAbsolute(fromDir) ? fromDir.split(sep).join("/") : fromDir.startsWith("..") ? fromDir.split(sep).join("/") : `./${fromDir.split(sep).join("/")}`;
+  const components = isAbsolute(fromDir) || fromDir.startsWith("..") ? posix(fromDir) : `./${posix(fromDir)}`;
   let made: Promise<unknown> | undefined;
   return {
     dir,
     components,
-    filePath: (shard, digest) => relative(root, join(dir, `comments-${shard}-${digest}.mjs`)).split(sep).join("/"),
+    filePath: (shard, digest) => posix(relative(root, join(dir, `comments-${shard}-${digest}.mjs`))),
     exists: (filePath) => existsSync(absolute(filePath)),
     async write(filePath, pages) {
       await (made ??= mkdir(dir, { recursive: true }));
@@ -55,7 +67,13 @@ export function commentModules(config: { root: URL; cacheDir: URL }): CommentMod
     async prune(keep) {
       const kept = new Set([...keep].map((filePath) => basename(filePath)));
       const names = await readdir(dir).catch(() => [] as string[]);
-      await Promise.all(names.filter((name) => !kept.has(name)).map((name) => unlink(join(dir, name)).catch(() => undefined)));
+      // `astro dev` and `astro build` keep separate stores but share this folder: a module the
+      // other one wrote lately (or is writing) may still be in use there, so only old ones go.
+      const before = Date.now() - PRUNE_AFTER_MS;
+      const prune = async (file: string) => {
+        if ((await stat(file)).mtimeMs < before) await unlink(file);
+      };
+      await Promise.all(names.filter((name) => !kept.has(name)).map((name) => prune(join(dir, name)).catch(() => undefined)));
     },
   };
 }

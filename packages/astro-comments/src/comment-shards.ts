@@ -1,7 +1,7 @@
-// Puts a sync's pages into Astro's data store: one small entry per page (path, count, digest)
-// pointing at its shard's comment module (render/comment-module.ts). A shard whose pages all kept
-// their digest keeps its module, and nothing in it is rendered; otherwise its module is written
-// anew from the pages' earlier modules and the pages that changed are rendered.
+// Puts pages into Astro's data store: one small entry per page (path, count, digest) pointing at
+// its shard's comment module (render/comment-module.ts). A shard whose module already exists under
+// the name its pages give it keeps it, and nothing in it is rendered; otherwise its module is
+// written anew from the pages' earlier modules, and only pages no module holds are rendered.
 import type { LoaderContext } from "astro/loaders";
 import type { CommentModules } from "./comment-modules.ts";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
@@ -12,18 +12,31 @@ export interface PageToStore {
   /** Changes exactly when the page's comments (or the renderer) do. */
   digest: string;
   count: number;
-  /** Sanitizes and highlights the page's comments: called only when no module holds them yet. */
-  render(): PageCommentsData;
+  /**
+   * The module that holds this page's comments at this digest, when the store has no entry saying
+   * so (a restore from the last good copy).
+   */
+  from?: string;
+  /**
+   * Sanitizes and highlights the page's comments: called only when no module holds them. Returns
+   * undefined when there is nothing to render them from (a kept page whose module is gone); the
+   * page is then dropped.
+   */
+  render(): PageCommentsData | undefined;
 }
 
 export interface StoredShards {
   /** Pages whose comments were rendered. */
   rendered: number;
+  /** Pages dropped: no module held them and nothing could render them. */
+  dropped: number;
   /** Every module the entries point at. */
   filePaths: string[];
 }
 
 type Context = Pick<LoaderContext, "store" | "generateDigest">;
+
+const byId = (a: PageToStore, b: PageToStore) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export async function storeShards(context: Context, modules: CommentModules, pages: Iterable<PageToStore>): Promise<StoredShards> {
   const { store } = context;
@@ -34,6 +47,9 @@ export async function storeShards(context: Context, modules: CommentModules, pag
     if (members) members.push(page);
     else shards.set(shard, [page]);
   }
+  // The format and the import are part of the name: after either changes, no earlier module is reused as it is.
+  const fileOf = (shard: number, members: readonly PageToStore[]) =>
+    modules.filePath(shard, context.generateDigest(`${MODULE_FORMAT}\n${modules.components}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
   // Each earlier module is read at most once, however many of its pages are kept.
   const earlier = new Map<string, Promise<Map<string, PageCommentsData> | undefined>>();
   const readEarlier = (filePath: string) => {
@@ -43,21 +59,29 @@ export async function storeShards(context: Context, modules: CommentModules, pag
   };
 
   let rendered = 0;
+  let dropped = 0;
   const filePaths = await Promise.all(
-    [...shards].map(async ([shard, members]) => {
-      members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      // Format and import are part of the name: after either changes, no module written before is reused.
-      const filePath = modules.filePath(shard, context.generateDigest(`${MODULE_FORMAT}\n${modules.components}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
+    [...shards].map(async ([shard, all]) => {
+      let members = all.sort(byId);
+      let filePath = fileOf(shard, members);
       if (!modules.exists(filePath)) {
         const data = new Map<string, PageCommentsData>();
         for (const page of members) {
           const existing = store.get(page.id);
-          let kept = existing?.digest === page.digest && existing.filePath !== undefined ? (await readEarlier(existing.filePath))?.get(page.id) : undefined;
+          const from = page.from ?? (existing?.digest === page.digest ? existing.filePath : undefined);
+          let kept = from === undefined ? undefined : (await readEarlier(from))?.get(page.id);
           if (kept === undefined) {
             kept = page.render();
-            rendered++;
+            if (kept !== undefined) rendered++;
           }
-          data.set(page.id, kept);
+          if (kept !== undefined) data.set(page.id, kept);
+        }
+        if (data.size < members.length) {
+          dropped += members.length - data.size;
+          for (const page of members) if (!data.has(page.id)) store.delete(page.id);
+          members = members.filter((page) => data.has(page.id));
+          if (members.length === 0) return undefined;
+          filePath = fileOf(shard, members);
         }
         await modules.write(filePath, data).catch((error: Error) => {
           throw new Error(`astro-comments: could not write the comments to ${modules.dir}: ${error.message}. Check that the folder is writable and the disk has space.`);
@@ -77,5 +101,5 @@ export async function storeShards(context: Context, modules: CommentModules, pag
       return filePath;
     }),
   );
-  return { rendered, filePaths };
+  return { rendered, dropped, filePaths: filePaths.filter((filePath) => filePath !== undefined) };
 }

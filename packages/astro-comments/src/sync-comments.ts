@@ -44,8 +44,8 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     // astro sync and check generate types; they must work offline and never fail because the API
     // is down, so they fetch nothing, credentials or not.
     const why = credentials === undefined ? "no credentials set" : site.command === "sync" ? "astro sync and astro check fetch nothing" : "astro preview fetches nothing";
-    retainStored(context, commentModules(context.config));
-    logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept`);
+    const { lost } = await keepStored(context, commentModules(context.config));
+    logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost > 0 ? `, ${count(lost)} dropped (their comment module is gone)` : ""}`);
     return;
   }
   const source = sourceOf(credentials);
@@ -74,13 +74,11 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   if (!sameSource) store.clear();
   const unknownLanguages = new Set<string>();
   let comments = 0;
-  const digests: string[] = [];
   const toStore: PageToStore[] = [];
   for (const [id, pageThreads] of pages) {
     // The digest is taken over the merged threads, so adding or removing an alias changes it.
     const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
     const digest = context.generateDigest(`${RENDER_VERSION}\n${JSON.stringify(sorted)}`);
-    digests.push(`${id}\u0000${digest}`);
     const count = sorted.reduce((sum, thread) => sum + 1 + thread.children.length, 0);
     comments += count;
     toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
@@ -97,11 +95,14 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   const fetchedAt = new Date().toISOString();
   meta.set("fetchedAt", fetchedAt);
 
-  const lastFetch: LastFetch = { source, fetchedAt, contentDigest: context.generateDigest(digests.sort().join("\n")) };
+  const entries = storedEntries(context);
+  // Over the modules too: when only their names change, the saved list must follow them.
+  const contentDigest = context.generateDigest(entries.map((entry) => `${entry.id}\u0000${entry.digest}\u0000${entry.filePath}`).sort().join("\n"));
+  const lastFetch: LastFetch = { source, fetchedAt, contentDigest };
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build.
   site.pendingWrite = Promise.all([
-    files.write(lastFetch, { source, contentDigest: lastFetch.contentDigest, renderVersion: RENDER_VERSION }, storedEntries(context), previousFetch),
+    files.write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION }, entries, previousFetch),
     modules.prune(filePaths),
   ]).then(
     () => undefined,
@@ -126,16 +127,28 @@ function describeFetch(summary: FetchSummary): string {
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
 }
 
+interface Kept {
+  kept: number;
+  /** Pages whose comments could not be kept: their module is gone (or from an older release). */
+  lost: number;
+}
+
 /**
- * Keeps the stored entries whose module is on disk, and drops the rest: an entry without its
- * module would fail the build when Astro bundles it. Astro 5 and 6 bundle only the modules a sync
- * names, so each kept one is named.
+ * Keeps the stored entries with their comments, each in the module its shard should have now (a
+ * module written for another format or package location is rewritten from its data), and drops
+ * those whose comments are gone: an entry without its module would fail the build.
  */
-function retainStored(context: Context, modules: CommentModules): void {
+async function keepStored(context: Context, modules: CommentModules): Promise<Kept> {
+  const pages: PageToStore[] = [];
+  let lost = 0;
   for (const [id, entry] of context.store.entries()) {
-    if (entry.filePath !== undefined && modules.exists(entry.filePath)) context.store.addModuleImport(entry.filePath);
-    else context.store.delete(id);
+    if (entry.filePath === undefined) {
+      context.store.delete(id);
+      lost++;
+    } else pages.push({ id, digest: String(entry.digest), count: (entry.data as PageEntryData).count, render: () => undefined });
   }
+  const { dropped } = await storeShards(context, modules, pages);
+  return { kept: context.store.keys().length, lost: lost + dropped };
 }
 
 function storedCounts(context: Context): Map<string, number> {
@@ -152,20 +165,20 @@ function rerender(data: PageCommentsData): PageCommentsData {
   return { ...data, comments: data.comments.map((comment) => ({ ...comment, html: body(comment.html), replies: comment.replies.map((reply) => ({ ...reply, html: body(reply.html) })) })) };
 }
 
-/** Puts the saved entries whose module is still there back; an older renderer's comments are rendered again. */
-async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<void> {
-  const present = saved.entries.filter((entry) => modules.exists(entry.filePath));
+/** Puts the saved entries back with their comments; an older renderer's comments are rendered again. */
+async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<Kept> {
+  let pages: PageToStore[];
   if (saved.renderVersion === RENDER_VERSION) {
-    for (const { id, data, digest, filePath } of present) context.store.set<PageEntryData>({ id, data, digest, filePath, deferredRender: true });
-    return;
+    pages = saved.entries.map(({ id, digest, data, filePath }) => ({ id, digest, count: data.count, from: filePath, render: () => undefined }));
+  } else {
+    const files = new Map(await Promise.all([...new Set(saved.entries.map((entry) => entry.filePath))].map(async (filePath) => [filePath, await modules.read(filePath)] as const)));
+    pages = saved.entries.map((entry) => {
+      const data = files.get(entry.filePath)?.get(entry.id);
+      return { id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: entry.data.count, render: () => data && rerender(data) };
+    });
   }
-  const files = new Map(await Promise.all([...new Set(present.map((entry) => entry.filePath))].map(async (filePath) => [filePath, await modules.read(filePath)] as const)));
-  const pages: PageToStore[] = [];
-  for (const entry of present) {
-    const data = files.get(entry.filePath)?.get(entry.id);
-    if (data !== undefined) pages.push({ id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: data.count, render: () => rerender(data) });
-  }
-  await storeShards(context, modules, pages);
+  const { dropped } = await storeShards(context, modules, pages);
+  return { kept: context.store.keys().length, lost: dropped };
 }
 
 const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
@@ -184,14 +197,15 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
   if (policy.onError === "fail") fail(' (onError: "fail")');
 
   let fetchedAt: string | undefined;
+  let lost = 0;
   if (meta.get("source") === source && store.keys().length > 0) {
-    retainStored(context, modules);
+    ({ lost } = await keepStored(context, modules));
     fetchedAt = meta.get("fetchedAt") ?? previousFetch?.fetchedAt;
   } else {
     const saved = await files.readEntries();
     store.clear();
     if (saved) {
-      await restoreSaved(context, modules, saved);
+      ({ lost } = await restoreSaved(context, modules, saved));
       meta.set("source", source);
       fetchedAt = previousFetch?.fetchedAt;
       if (fetchedAt) meta.set("fetchedAt", fetchedAt);
@@ -200,12 +214,16 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
 
   const pages = store.keys().length;
   site.storedPages = storedCounts(context);
-  if (pages === 0 && fetchedAt === undefined) {
-    if (!policy.allowEmpty) fail(" There is no earlier fetch to fall back on; set allowEmpty: true to build without comments instead.");
+  // An earlier fetch whose comments are all gone is no earlier fetch to fall back on.
+  const nothingKept = pages === 0 && (fetchedAt === undefined || lost > 0);
+  if (nothingKept) {
+    const why = fetchedAt === undefined ? "there is no earlier fetch to fall back on" : `the earlier fetch's comments are gone from ${modules.dir}`;
+    if (!policy.allowEmpty) fail(` ${why[0]!.toUpperCase()}${why.slice(1)}; set allowEmpty: true to build without comments instead.`);
     publish(site, { fetchedAt: null, stale: true, error: reason });
-    logger.warn(`building without comments, because the fetch failed and there is no earlier one: ${reason}`);
+    logger.warn(`building without comments, because the fetch failed and ${why}: ${reason}`);
     return;
   }
+  if (lost > 0) logger.warn(`${plural(lost, "page")} lost their earlier comments (their comment module is gone)`);
   const ageHours = fetchedAt === undefined ? Number.POSITIVE_INFINITY : (Date.now() - Date.parse(fetchedAt)) / 3_600_000;
   if (ageHours > policy.maxStaleHours) {
     const asOf = fetchedAt === undefined ? "an unknown time" : formatTime(fetchedAt);

@@ -2,7 +2,7 @@
 // place of Astro's: entries, digests, what gets rendered again, and what an outage keeps.
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import type { DataStore, LoaderContext } from "astro/loaders";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageCommentsData } from "../src/entry-schema.ts";
@@ -102,7 +102,7 @@ describe("loader sync", () => {
     expect(lines.at(-1)).toMatch(/: 0 rendered, \d+ unchanged/);
   });
 
-  it("after one approval rewrites one module, renders one page, and deletes the module it replaced", async () => {
+  it("after one approval rewrites one module and renders one page; replaced modules go once they are an hour old", async () => {
     const local = await startMockServer({ dataset: { seed: 8, size: 300 } });
     try {
       const { context, lines } = loaderContext();
@@ -117,10 +117,73 @@ describe("loader sync", () => {
       const moved = new Set([...after].filter(([id, file]) => before.get(id) !== file).map(([, file]) => file));
       expect(moved.size).toBe(1);
       const [replaced] = [...new Set([...before].filter(([id]) => after.get(id) !== before.get(id)).map(([, file]) => file))];
-      expect(existsSync(new URL(replaced!, context.config.root))).toBe(false);
+      const replacedFile = new URL(replaced!, context.config.root);
+      // `astro dev` and `astro build` share the folder: a module written lately may be the other one's.
+      expect(existsSync(replacedFile)).toBe(true);
+      expect((await storedComments(context)).size).toBe(after.size);
+      const anHourAgo = new Date(Date.now() - 3_700_000);
+      utimesSync(replacedFile, anHourAgo, anHourAgo);
+      await sync(context, state);
+      await state.pendingWrite;
+      expect(existsSync(replacedFile)).toBe(false);
       expect((await storedComments(context)).size).toBe(after.size);
     } finally {
       await local.close();
+    }
+  });
+
+  it("keeps the last good comments through an outage when their modules were written for another format or package location", async () => {
+    const { context, lines } = loaderContext();
+    const good = site(mock.url);
+    await sync(context, good);
+    const before = await storedComments(context);
+    // What a package upgrade or move leaves: the same comments under names today's code would not give.
+    const store = context.store as ReturnType<typeof memoryStore>;
+    for (const [id, entry] of store.entries()) {
+      const old = entry.filePath!.replace(/comments-(\d+)-/, "comments-$1-old");
+      if (!existsSync(new URL(old, context.config.root))) renameSync(new URL(entry.filePath!, context.config.root), new URL(old, context.config.root));
+      store.delete(id);
+      store.set({ ...entry, filePath: old });
+    }
+    const server = await serve(() => undefined);
+    await server.close();
+    // Same source as the good fetch: only the API's health differs.
+    const down = site(server.url, { retries: 0 }, mock.token);
+    (context.meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${down.options.credentials!.endpoint.href}`);
+    await sync(context, down);
+    expect(lines.at(-1)).toMatch(/^WARN showing the comments as of .* \(\d+ pages\), because the fetch failed/);
+    expect(store.values().every((entry) => !entry.filePath!.includes("old"))).toBe(true);
+    expect(await storedComments(context)).toEqual(before);
+  });
+
+  it("after Astro cleared its store: restores an older renderer's comments rendered again, and fails when their modules are gone", async () => {
+    const first = loaderContext();
+    const good = site(mock.url);
+    await sync(first.context, good);
+    await good.pendingWrite;
+    const before = await storedComments(first.context);
+    const saved = new URL("node_modules/.astro/astro-comments/last-good.jsonl", first.context.config.root);
+    writeFileSync(saved, readFileSync(saved, "utf8").replace(/"renderVersion":"[^"]*"/, '"renderVersion":"0"'));
+    // Same source as the good fetch; the API stops answering.
+    const failing = site(mock.url, { retries: 0 });
+    failing.options.credentials!.endpoint = new URL("/api/comments", mock.url);
+    const cleared = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir });
+    await mock.close();
+    try {
+      await sync(cleared.context, failing);
+      expect(cleared.lines.at(-1)).toMatch(/^WARN showing the comments as of/);
+      const restored = await storedComments(cleared.context);
+      const counts = (pages: Map<string, PageCommentsData>) => Object.fromEntries([...pages].map(([id, page]) => [id, page.count]));
+      expect(counts(restored)).toEqual(counts(before));
+      // Rendered again: new digests, so incremental builds render those pages again.
+      expect(cleared.context.store.values().every((entry) => entry.digest !== first.context.store.get(entry.id)?.digest)).toBe(true);
+
+      rmSync(new URL("node_modules/.astro/astro-comments/modules/", first.context.config.root), { recursive: true });
+      const gone = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir });
+      const error = await failure(sync(gone.context, failing));
+      expect(error.message).toMatch(/ The earlier fetch's comments are gone from .*modules; set allowEmpty: true to build without comments instead\.$/);
+    } finally {
+      mock = await startMockServer({ dataset: { seed: 5, size: 400 } });
     }
   });
 

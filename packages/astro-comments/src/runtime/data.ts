@@ -56,19 +56,17 @@ function ordered(comments: PageCommentsData["comments"]): PageCommentsData["comm
 type Shard = Record<string, PageCommentsData | undefined>;
 
 // A shard's module, loaded once per build for all its pages (render() costs more than a lookup).
-// Modules are named by their content, so in dev, where entries move to new modules on refresh,
-// only the current ones are kept.
+// In dev, entries move to new modules on refresh: nothing is kept.
 const shards = new Map<string, Promise<Shard>>();
 
 function shardOf(entry: Entry): Promise<Shard> {
   const key = entry.filePath ?? entry.id;
   const cached = shards.get(key);
   if (cached !== undefined) return cached;
-  if (import.meta.env.DEV) shards.clear();
   // render() hands the module's data back as remarkPluginFrontmatter: the comments of every page in
   // the entry's shard, by page key (see render/comment-module.ts).
   const loading = render(entry as Parameters<typeof render>[0]).then((rendered: { remarkPluginFrontmatter: unknown }) => rendered.remarkPluginFrontmatter as Shard);
-  shards.set(key, loading);
+  if (!import.meta.env.DEV) shards.set(key, loading);
   return loading;
 }
 
@@ -77,7 +75,7 @@ async function pageComments(entry: Entry): Promise<PageComments> {
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
     throw new Error(
-      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"}. Build again; if it persists, delete the cacheDir (node_modules/.astro) so the comments are fetched anew.`,
+      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"} (Astro logged why above). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
     );
   }
   return { path: entry.data.path, count: entry.data.count, comments: ordered(data.comments), digest: String(entry.digest ?? "") };
