@@ -13,7 +13,7 @@ import type { Credentials, ResolvedOptions } from "./options.ts";
 import { commentModules, type CommentModules } from "./comment-modules.ts";
 import { storeShards, type PageToStore } from "./comment-shards.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "./render/aliases.ts";
-import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
+import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
 import type { SiteState } from "./site-registry.ts";
 
@@ -44,7 +44,7 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     // astro sync and check generate types; they must work offline and never fail because the API
     // is down, so they fetch nothing, credentials or not.
     const why = credentials === undefined ? "no credentials set" : site.command === "sync" ? "astro sync and astro check fetch nothing" : "astro preview fetches nothing";
-    const { lost } = await keepStored(context, commentModules(context.config));
+    const lost = await keepStored(context, commentModules(context.config));
     logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost > 0 ? `, ${count(lost)} dropped (their comment module is gone)` : ""}`);
     return;
   }
@@ -79,7 +79,7 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     // The digest is taken over the merged threads, so adding or removing an alias changes it.
     const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
     const digest = context.generateDigest(`${RENDER_VERSION}\n${JSON.stringify(sorted)}`);
-    const count = sorted.reduce((sum, thread) => sum + 1 + thread.children.length, 0);
+    const count = countComments(sorted);
     comments += count;
     toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
   }
@@ -127,18 +127,13 @@ function describeFetch(summary: FetchSummary): string {
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
 }
 
-interface Kept {
-  kept: number;
-  /** Pages whose comments could not be kept: their module is gone (or from an older release). */
-  lost: number;
-}
-
 /**
  * Keeps the stored entries with their comments, each in the module its shard should have now (a
  * module written for another format or package location is rewritten from its data), and drops
- * those whose comments are gone: an entry without its module would fail the build.
+ * those whose comments are gone: an entry without its module would fail the build. Resolves to
+ * how many were dropped (their module is gone, or they come from an older release).
  */
-async function keepStored(context: Context, modules: CommentModules): Promise<Kept> {
+async function keepStored(context: Context, modules: CommentModules): Promise<number> {
   const pages: PageToStore[] = [];
   let lost = 0;
   for (const [id, entry] of context.store.entries()) {
@@ -148,7 +143,7 @@ async function keepStored(context: Context, modules: CommentModules): Promise<Ke
     } else pages.push({ id, digest: String(entry.digest), count: (entry.data as PageEntryData).count, render: () => undefined });
   }
   const { dropped } = await storeShards(context, modules, pages);
-  return { kept: context.store.keys().length, lost: lost + dropped };
+  return lost + dropped;
 }
 
 function storedCounts(context: Context): Map<string, number> {
@@ -165,8 +160,11 @@ function rerender(data: PageCommentsData): PageCommentsData {
   return { ...data, comments: data.comments.map((comment) => ({ ...comment, html: body(comment.html), replies: comment.replies.map((reply) => ({ ...reply, html: body(reply.html) })) })) };
 }
 
-/** Puts the saved entries back with their comments; an older renderer's comments are rendered again. */
-async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<Kept> {
+/**
+ * Puts the saved entries back with their comments; an older renderer's comments are rendered
+ * again. Resolves to how many could not be put back (their module is gone).
+ */
+async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<number> {
   let pages: PageToStore[];
   if (saved.renderVersion === RENDER_VERSION) {
     pages = saved.entries.map(({ id, digest, data, filePath }) => ({ id, digest, count: data.count, from: filePath, render: () => undefined }));
@@ -177,8 +175,7 @@ async function restoreSaved(context: Context, modules: CommentModules, saved: La
       return { id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: entry.data.count, render: () => data && rerender(data) };
     });
   }
-  const { dropped } = await storeShards(context, modules, pages);
-  return { kept: context.store.keys().length, lost: dropped };
+  return (await storeShards(context, modules, pages)).dropped;
 }
 
 const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
@@ -199,13 +196,13 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
   let fetchedAt: string | undefined;
   let lost = 0;
   if (meta.get("source") === source && store.keys().length > 0) {
-    ({ lost } = await keepStored(context, modules));
+    lost = await keepStored(context, modules);
     fetchedAt = meta.get("fetchedAt") ?? previousFetch?.fetchedAt;
   } else {
     const saved = await files.readEntries();
     store.clear();
     if (saved) {
-      ({ lost } = await restoreSaved(context, modules, saved));
+      lost = await restoreSaved(context, modules, saved);
       meta.set("source", source);
       fetchedAt = previousFetch?.fetchedAt;
       if (fetchedAt) meta.set("fetchedAt", fetchedAt);

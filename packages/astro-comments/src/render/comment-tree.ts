@@ -45,6 +45,11 @@ export function sortPageThreads(threads: readonly CommentThread[]): CommentThrea
     .sort(compareComments);
 }
 
+/** Approved comments in these threads, replies included: a page's count. */
+export function countComments(threads: readonly CommentThread[]): number {
+  return threads.reduce((sum, thread) => sum + 1 + thread.children.length, 0);
+}
+
 export type BodyRenderer = (html: string, content: string) => RenderedBody;
 
 /** The entry data of one page from its sorted threads; unknown code-fence languages are reported. */
@@ -58,10 +63,6 @@ export function renderPageComments(key: string, sortedThreads: readonly CommentT
     const id = nextId({ createdAt: comment.created_at, author: comment.name, path: comment.path, content: comment.content });
     return { id, author: comment.name, createdAt: comment.created_at, html: body.html, path: comment.path };
   };
-  let count = 0;
-  const comments = sortedThreads.map((thread) => {
-    count += 1 + thread.children.length;
-    return { ...render(thread), replies: thread.children.map(render) };
-  });
-  return { path: key, count, comments };
+  const comments = sortedThreads.map((thread) => ({ ...render(thread), replies: thread.children.map(render) }));
+  return { path: key, count: countComments(sortedThreads), comments };
 }

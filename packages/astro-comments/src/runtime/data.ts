@@ -59,7 +59,7 @@ type Shard = Record<string, PageCommentsData | undefined>;
 // In dev, entries move to new modules on refresh: nothing is kept.
 const shards = new Map<string, Promise<Shard>>();
 
-function shardOf(entry: Entry): Promise<Shard> {
+function loadShard(entry: Entry): Promise<Shard> {
   const key = entry.filePath ?? entry.id;
   const cached = shards.get(key);
   if (cached !== undefined) return cached;
@@ -71,7 +71,7 @@ function shardOf(entry: Entry): Promise<Shard> {
 }
 
 async function pageComments(entry: Entry): Promise<PageComments> {
-  const shard = await shardOf(entry);
+  const shard = await loadShard(entry);
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
     throw new Error(
