@@ -4,6 +4,7 @@
 // written anew from the pages' earlier modules, and only pages no module holds are rendered.
 import type { LoaderContext } from "astro/loaders";
 import type { CommentModules } from "./comment-modules.ts";
+import { CommentsConfigError } from "./errors.ts";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
 import { MODULE_FORMAT, shardOf } from "./render/comment-module.ts";
 
@@ -84,7 +85,7 @@ export async function storeShards(context: Context, modules: CommentModules, pag
           filePath = fileOf(shard, members);
         }
         await modules.write(filePath, data).catch((error: Error) => {
-          throw new Error(`astro-comments: could not write the comments to ${modules.dir}: ${error.message}. Check that the folder is writable and the disk has space.`);
+          throw new CommentsConfigError(`astro-comments: could not write the comments to ${modules.dir}: ${error.message}. Check that the folder is writable and the disk has space.`, "The comments are kept as modules in Astro's cacheDir (astro.config cacheDir, default node_modules/.astro).");
         });
       }
       for (const page of members) {

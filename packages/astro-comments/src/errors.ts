@@ -1,47 +1,21 @@
 // Every failure says, in its first line, what failed, where (URL without secrets, status) and
-// what to do.
+// what to do, and carries a hint of our own: Astro invents a hint for errors that have none, and
+// its guesses (browser APIs, file extensions) send users the wrong way.
 import { AstroError } from "astro/errors";
+
+import { astroSafeString } from "./api/api-error.ts";
+
+export { CommentsApiError, type CommentsApiFailure } from "./api/api-error.ts";
 
 /** Bad or missing options or setup: raised before any request. */
 export class CommentsConfigError extends AstroError {
-  constructor(message: string, hint?: string) {
+  constructor(message: string, hint: string) {
     super(message, hint);
     this.name = "CommentsConfigError";
   }
-}
 
-export type CommentsApiFailure =
-  | "unauthorized"
-  | "forbidden"
-  | "invalid-request"
-  | "not-found"
-  | "rate-limited"
-  | "server-error"
-  | "network"
-  | "timeout"
-  | "too-large"
-  | "malformed"
-  | "contract"
-  | "drift";
-
-/** A request to the comments API that failed for good (after any retries). */
-export class CommentsApiError extends AstroError {
-  readonly url: string;
-  readonly status: number | undefined;
-  readonly failure: CommentsApiFailure;
-  readonly attempts: number;
-  /** What to do about it (also the last sentence of the message). */
-  readonly action: string;
-
-  constructor(details: { failure: CommentsApiFailure; url: string; status?: number; message: string; action: string; attempts?: number }) {
-    const where = details.status === undefined ? details.url : `${details.url}, HTTP ${details.status}`;
-    super(`astro-comments: ${details.message} (${where}). ${details.action}`);
-    this.name = "CommentsApiError";
-    this.url = details.url;
-    this.status = details.status;
-    this.failure = details.failure;
-    this.attempts = details.attempts ?? 1;
-    this.action = details.action;
+  override toString(): string {
+    return astroSafeString(this);
   }
 }
 

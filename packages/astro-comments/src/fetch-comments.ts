@@ -1,51 +1,30 @@
-// One fetch of a domain's comments: the crawl over HTTP with progress in the log. Returns the raw
-// threads; what becomes of them (entries, digests, rendering) is the loader's business.
-import type { CommentThread } from "./api/generated/api-types.ts";
+// The build's and dev server's fetch of a domain's comments: the shared crawl (api/crawl-comments.ts)
+// with every thread kept, logging through Astro's logger. What becomes of the threads (entries,
+// digests, rendering) is the loader's business.
 import type { AstroIntegrationLogger } from "astro";
-import { crawlAllPages } from "./api/crawl.ts";
-import { createCommentsClient, type CommentsClient, type CommentsClientOptions } from "./api/http-client.ts";
+import type { CommentThread } from "./api/generated/api-types.ts";
+import { collectThreads } from "./api/crawl.ts";
+import { crawlComments, type CrawlHooks, type CrawlSettings, type CrawlSummary } from "./api/crawl-comments.ts";
 import type { Credentials, ResolvedOptions } from "./options.ts";
 import type { SiteState } from "./site-registry.ts";
 
-export interface FetchSummary {
-  requests: number;
-  retries: number;
-  /** Response bytes received. */
-  bytes: number;
-  crawls: number;
-  seconds: number;
-}
-
 export interface FetchedComments {
   threads: CommentThread[];
-  summary: FetchSummary;
+  summary: CrawlSummary;
 }
 
-export type FetchOptions = Pick<ResolvedOptions, "perPage" | "concurrency" | "timeout" | "retries" | "giveUpAfter" | "maxResponseBytes">;
+export type FetchOptions = Pick<ResolvedOptions, keyof CrawlSettings>;
 
 /** Test seam: deterministic backoff without real waiting. */
-export type ClientOverrides = Pick<CommentsClientOptions, "random" | "sleep" | "now">;
+export type ClientOverrides = Pick<CrawlHooks, "random" | "sleep" | "now">;
 
 /**
- * The retry budget when someone is waiting (a dev server starting, a reader of an on-demand page):
- * one retry within 15 s, not the build's minute. A poll, refresh or the next request tries again.
+ * The patience when someone is waiting (a dev server starting, a reader of an on-demand page):
+ * one retry within 15 s, and no rate-limit pause longer than that, not the build's minutes. A
+ * poll, refresh or the next request tries again.
  */
-export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfter">>(options: T): T {
-  return { ...options, retries: Math.min(options.retries, 1), giveUpAfter: Math.min(options.giveUpAfter, 15_000) };
-}
-
-/** The HTTP client for these credentials (their endpoint) with the options' limits. */
-export function clientFor(credentials: Credentials, options: FetchOptions, extra: Partial<CommentsClientOptions> = {}): CommentsClient {
-  return createCommentsClient({
-    endpoint: credentials.endpoint,
-    token: credentials.apiToken,
-    domain: credentials.domain,
-    timeoutMs: options.timeout,
-    connections: options.concurrency,
-    maxResponseBytes: options.maxResponseBytes,
-    retryPolicy: { retries: options.retries, giveUpAfterMs: options.giveUpAfter },
-    ...extra,
-  });
+export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfter" | "rateLimitWait">>(options: T): T {
+  return { ...options, retries: Math.min(options.retries, 1), giveUpAfter: Math.min(options.giveUpAfter, 15_000), rateLimitWait: Math.min(options.rateLimitWait, 15_000) };
 }
 
 /**
@@ -64,34 +43,7 @@ export function startFetch(site: Pick<SiteState, "options" | "command">, credent
 }
 
 export async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
-  const started = performance.now();
-  const endpoint = credentials.endpoint.toString();
-  logger.info(`fetching comments of ${credentials.domain} from ${endpoint}`);
-  const client = clientFor(credentials, options, {
-    onRetry: ({ url, reason, waitMs }) => logger.warn(`retrying ${url} in ${(waitMs / 1000).toFixed(1)} s (${reason})`),
-    ...overrides,
-  });
-  let lastLoggedQuarter = 0;
-  try {
-    const crawl = await crawlAllPages({
-      fetchPage: client.fetchPage,
-      endpoint,
-      perPage: options.perPage,
-      concurrency: options.concurrency,
-      onProgress: ({ pagesDone, pages }) => {
-        const quarter = Math.floor((pagesDone / pages) * 4);
-        if (pages >= 8 && quarter > lastLoggedQuarter && quarter < 4) {
-          lastLoggedQuarter = quarter;
-          logger.info(`fetched ${pagesDone} of ${pages} pages`);
-        } else logger.debug(`fetched page ${pagesDone} of ${pages}`);
-      },
-      onRestart: (reason) => logger.warn(`comments changed during the crawl (${reason}); crawling again`),
-    });
-    return {
-      threads: crawl.threads,
-      summary: { requests: client.requests, retries: client.retries, bytes: client.bytes, crawls: crawl.crawls, seconds: (performance.now() - started) / 1000 },
-    };
-  } finally {
-    await client.close();
-  }
+  logger.info(`fetching comments of ${credentials.domain} from ${credentials.endpoint.href}`);
+  const { result, summary } = await crawlComments(credentials, options, logger, collectThreads, overrides);
+  return { threads: result, summary };
 }

@@ -5,19 +5,20 @@
 // rest of the package, still works; only using it needs Astro 6.
 import "./node-version.ts";
 import type { LiveLoader } from "astro/loaders";
-import { crawlAllPages } from "./api/crawl.ts";
+import { collectThreads } from "./api/crawl.ts";
+import { crawlComments, type CrawlLogger } from "./api/crawl-comments.ts";
 import type { CommentThread } from "./api/generated/api-types.ts";
 import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsApiError, CommentsConfigError } from "./errors.ts";
-import { clientFor, whileWaited } from "./fetch-comments.ts";
+import { whileWaited } from "./fetch-comments.ts";
 import { resolveOptions, type CommentsOptions, type Credentials, type ResolvedOptions } from "./options.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { pathKey } from "./render/path-key.ts";
 import { onlySite } from "./site-registry.ts";
 
 /** Options a live loader accepts: where to fetch from, and how patiently. */
-export type CommentsLiveLoaderOptions = Pick<CommentsOptions, "domain" | "apiUrl" | "apiToken" | "perPage" | "timeout" | "retries" | "giveUpAfter" | "maxResponseBytes">;
+export type CommentsLiveLoaderOptions = Pick<CommentsOptions, "domain" | "apiUrl" | "apiToken" | "perPage" | "timeout" | "retries" | "giveUpAfter" | "rateLimitWait" | "maxResponseBytes">;
 
 /** `getLiveCollection("liveComments", { path })` narrows the collection to one page. */
 export interface CommentsCollectionFilter {
@@ -40,17 +41,13 @@ function newest(data: PageCommentsData): Date | undefined {
   return latest === "" ? undefined : new Date(latest);
 }
 
+// A live loader has no logger: what a request hits comes back as its error.
+const quiet: CrawlLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+
 /** Every thread stored under these endpoints (one crawl each, concurrently). */
 async function fetchThreads(credentials: Credentials, options: ResolvedOptions, endpoints: readonly URL[]): Promise<CommentThread[]> {
-  const crawls = endpoints.map(async (endpoint) => {
-    // A live request has a reader waiting.
-    const client = clientFor({ ...credentials, endpoint }, whileWaited(options));
-    try {
-      return (await crawlAllPages({ fetchPage: client.fetchPage, endpoint: endpoint.href, perPage: options.perPage, concurrency: options.concurrency })).threads;
-    } finally {
-      await client.close();
-    }
-  });
+  // A reader is waiting: little patience, and advice to try again rather than build again.
+  const crawls = endpoints.map(async (endpoint) => (await crawlComments({ ...credentials, endpoint }, whileWaited(options), quiet, collectThreads, { audience: "request" })).result);
   return (await Promise.all(crawls)).flat();
 }
 

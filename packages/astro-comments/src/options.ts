@@ -1,7 +1,11 @@
 // The integration's options, declared once with astro/zod: the TypeScript types users see come
 // from this schema, and validation lists every problem in one readable error.
 import { z } from "astro/zod";
+import { checkCredentials, envNames, listNames, type Credentials } from "./api/credentials.ts";
+import { crawlDefaults } from "./api/crawl-comments.ts";
 import { CommentsConfigError } from "./errors.ts";
+
+export type { Credentials } from "./api/credentials.ts";
 
 const intlStyle = z.enum(["full", "long", "medium", "short"]);
 
@@ -52,40 +56,52 @@ export const optionsSchema = z
      */
     apiToken: z.string().optional(),
     /**
-     * Top-level comments asked for per request, 1–100 (a validating Laravel service rejects more).
-     * The crawl follows the `per_page` the service reports.
-     * @example 100
+     * Top-level comments asked for per request, 1–100. Default: 100, the most a validating Laravel
+     * service accepts; a service that refuses it (422) is asked again for 50, or for the maximum
+     * its error names, once, with one info line. Set it to skip that request. The crawl follows
+     * the `per_page` the service reports.
+     * @example 50
      */
-    perPage: wholeNumber(1, 100).default(50),
+    perPage: wholeNumber(1, 100).optional(),
     /**
      * Requests in flight at once after page 1 (1–32). The default is a courtesy to a hosted
      * service; 16 halves a large site's crawl.
      * @example 16
      */
-    concurrency: wholeNumber(1, 32).default(6),
+    concurrency: wholeNumber(1, 32).default(crawlDefaults.concurrency),
     /**
      * Milliseconds one attempt may take, from sending the request to the last byte of the body.
      * @example 20000
      */
-    timeout: wholeNumber(100, 120_000).default(10_000),
+    timeout: wholeNumber(100, 120_000).default(crawlDefaults.timeout),
     /**
      * Retries of one request after network errors, timeouts and 5xx answers (0–10). With the
      * default 5, backoff spreads the attempts over about 10 to 20 seconds, enough to ride out a
      * restart of the service.
      * @example 2
      */
-    retries: wholeNumber(0, 10).default(5),
+    retries: wholeNumber(0, 10).default(crawlDefaults.retries),
     /**
-     * Milliseconds a failing request may keep trying in all (retries, waits, `Retry-After`) before
-     * the fetch fails. A hung or trickling API ends within this.
+     * Milliseconds a failing request may keep trying in all (attempts and backoff) before the
+     * fetch fails. A hung or trickling API ends within this. Waits for the service's rate limit
+     * do not count here (see `rateLimitWait`).
      * @example 30000
      */
-    giveUpAfter: wholeNumber(1_000, 600_000).default(50_000),
+    giveUpAfter: wholeNumber(1_000, 600_000).default(crawlDefaults.giveUpAfter),
+    /**
+     * Milliseconds the whole crawl may spend waiting for the service's rate limit (default 10
+     * minutes). A 429 pauses every request until its `Retry-After` has passed; a site that needs
+     * more requests than the limit allows waits it out, with one info line per pause. A pause that
+     * would overrun this budget fails the fetch at once, naming the pages the site needs and the
+     * limit the service announced.
+     * @example 1200000
+     */
+    rateLimitWait: wholeNumber(0, 3_600_000).default(crawlDefaults.rateLimitWait),
     /**
      * Responses larger than this many bytes fail the fetch instead of exhausting memory.
      * @example 104857600
      */
-    maxResponseBytes: wholeNumber(1024, 2 ** 31).default(50 * 1024 * 1024),
+    maxResponseBytes: wholeNumber(1024, 2 ** 31).default(crawlDefaults.maxResponseBytes),
     /**
      * What a failed fetch does. `"last-good"` (default): build with the comments of the last
      * complete fetch and warn, failing only when there is none (see `allowEmpty`) or it is older
@@ -219,16 +235,10 @@ export interface ResolvedOptions extends Omit<ParsedOptions, "domain" | "apiUrl"
   dateFormat: DateFormat;
 }
 
-export interface Credentials {
-  domain: string;
-  endpoint: URL;
-  apiToken: string;
-}
 
 /** What components receive: nothing secret, safe to serialise into the build. */
 export type RenderSettings = Pick<ResolvedOptions, "order" | "dateFormat" | "heading" | "emptyText">;
 
-export const envNames = { domain: "COMMENTS_DOMAIN", apiUrl: "COMMENTS_API_URL", apiToken: "COMMENTS_API_TOKEN" } as const;
 
 function describeIssue(issue: { path: ReadonlyArray<PropertyKey>; message: string; code: string; keys?: string[] }): string {
   if (issue.code === "unrecognized_keys" && issue.keys) {
@@ -238,26 +248,6 @@ function describeIssue(issue: { path: ReadonlyArray<PropertyKey>; message: strin
   return `"${issue.path.map(String).join(".")}" ${issue.message}`;
 }
 
-function credentialsFrom(values: { domain: string; apiUrl: string; apiToken: string }, problems: string[]): Credentials {
-  const { domain, apiUrl, apiToken } = values;
-  if (/[\s/]/.test(domain) || domain.includes("://")) problems.push(`"domain" must be a bare domain like "example.com", not "${domain}"`);
-  if (/[\s\u0000-\u001f\u007f]/.test(apiToken)) problems.push(`"apiToken" contains whitespace or control characters; copy the token again`);
-  let endpoint = new URL("http://invalid.invalid");
-  try {
-    const base = new URL(apiUrl);
-    if (base.protocol !== "https:" && base.protocol !== "http:") problems.push(`"apiUrl" must be an http(s) URL, got ${base.protocol}`);
-    if (base.username || base.password) problems.push(`"apiUrl" must not carry credentials; use apiToken`);
-    base.search = "";
-    base.hash = "";
-    const path = base.pathname.replace(/\/+$/, "");
-    base.pathname = path.endsWith("/api/comments") ? path : `${path}/api/comments`;
-    endpoint = base;
-  } catch {
-    problems.push(`"apiUrl" must be an absolute URL like "https://go.jamcomments.com", got "${apiUrl}"`);
-  }
-  return { domain, endpoint, apiToken };
-}
-
 /**
  * Validates the options and completes them from the environment (COMMENTS_*). Throws one
  * CommentsConfigError listing every problem. With `requireCredentials: false` (commands that
@@ -265,7 +255,7 @@ function credentialsFrom(values: { domain: string; apiUrl: string; apiToken: str
  */
 export function resolveOptions(user: unknown, env: Record<string, string | undefined>, context: { locale?: string | undefined; requireCredentials?: boolean } = {}): ResolvedOptions {
   if (user === null || typeof user !== "object" || Array.isArray(user)) {
-    throw new CommentsConfigError('astro-comments: comments() takes an options object, e.g. comments({ domain: "example.com" }).');
+    throw new CommentsConfigError('astro-comments: comments() takes an options object, e.g. comments({ domain: "example.com" }).', "Every option is optional; comments() alone reads the COMMENTS_* variables.");
   }
   const parsed = optionsSchema.safeParse(user);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue as Parameters<typeof describeIssue>[0]));
@@ -278,10 +268,9 @@ export function resolveOptions(user: unknown, env: Record<string, string | undef
   const values = { domain: pick("domain"), apiUrl: pick("apiUrl"), apiToken: pick("apiToken") };
   const missing = (Object.keys(values) as Array<keyof typeof values>).filter((key) => values[key] === "");
   let credentials: Credentials | undefined;
-  if (missing.length === 0) credentials = credentialsFrom(values, problems);
+  if (missing.length === 0) credentials = checkCredentials(values, problems);
   else if (context.requireCredentials !== false) {
-    const names = missing.map((key) => envNames[key]);
-    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    const list = listNames(missing.map((key) => envNames[key]));
     throw new CommentsConfigError(
       `astro-comments: set ${list} (in the environment or .env), or pass ${missing.join(", ")} to comments({ … }) in astro.config.`,
       "Without them there is nowhere to fetch comments from. For local development, `npm run mock` serves a mock API and prints the values to use.",

@@ -6,7 +6,8 @@ import type { LoaderContext } from "astro/loaders";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
 import { CommentsApiError, withoutTrace } from "./errors.ts";
-import { startFetch, type ClientOverrides, type FetchSummary } from "./fetch-comments.ts";
+import type { CrawlSummary } from "./api/crawl-comments.ts";
+import { startFetch, type ClientOverrides } from "./fetch-comments.ts";
 import type { FetchStatus } from "./fetch-status.ts";
 import { lastGoodFiles, type LastFetch, type LastGoodEntries, type LastGoodFiles, type StoredEntry } from "./last-good.ts";
 import type { Credentials, ResolvedOptions } from "./options.ts";
@@ -120,9 +121,10 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   logger.info(`${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary)}`);
 }
 
-function describeFetch(summary: FetchSummary): string {
-  const parts = [`${plural(summary.requests, "request")}`, `${(summary.bytes / 1_048_576).toFixed(1)} MiB`];
+function describeFetch(summary: CrawlSummary): string {
+  const parts = [`${plural(summary.requests, "request")} of ${summary.perPage}`, `${(summary.bytes / 1_048_576).toFixed(1)} MiB`];
   if (summary.retries > 0) parts.push(`${count(summary.retries)} ${summary.retries === 1 ? "retry" : "retries"}`);
+  if (summary.rateLimitPauses > 0) parts.push(`${plural(summary.rateLimitPauses, "rate-limit pause")} (${summary.rateLimitSeconds.toFixed(0)} s)`);
   if (summary.crawls > 1) parts.push(`${summary.crawls} crawls`);
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
 }

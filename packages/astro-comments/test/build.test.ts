@@ -55,7 +55,7 @@ afterAll(async () => {
 describe("astro build of the example site", () => {
   it("succeeds and logs a one-line summary through the integration logger", () => {
     expect(build.code, build.log).toBe(0);
-    expect(build.log).toMatch(/\[astro-comments\] [\d,]+ comments on \d+ pages: \d+ rendered, 0 unchanged, 0 removed \([\d.]+ s, \d+ requests, [\d.]+ MiB\)/);
+    expect(build.log).toMatch(/\[astro-comments\] [\d,]+ comments on \d+ pages: \d+ rendered, 0 unchanged, 0 removed \([\d.]+ s, \d+ requests? of \d+, [\d.]+ MiB\)/);
     // A healthy build warns about nothing (no "entry not found" per page without comments).
     expect(build.log).not.toMatch(/\[WARN\]/);
   });
@@ -172,7 +172,7 @@ describe("astro build with a wrong token", () => {
       const wrong = "tok-WRONG-9d1c";
       const result = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: wrong }, failedOut, fresh.dir);
       expect(result.code).not.toBe(0);
-      expect(result.log).toContain(`the comments API rejected the API token (${mock.url}/api/comments?domain=example.com&per_page=50&page=1, HTTP 401). Check COMMENTS_API_TOKEN`);
+      expect(result.log).toContain(`the comments API rejected the API token (${mock.url}/api/comments?domain=example.com&per_page=100&page=1, HTTP 401). Check COMMENTS_API_TOKEN`);
       expect(result.log).not.toContain(wrong);
       expect(existsSync(join(failedOut, "index.html"))).toBe(false);
     } finally {

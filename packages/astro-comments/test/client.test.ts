@@ -64,7 +64,7 @@ describe("against the mock", () => {
     await Promise.all([c.close(), c2.close()]);
   });
 
-  it("retries 5xx and dropped connections with backoff, and waits Retry-After on 429", async () => {
+  it("retries 5xx and dropped connections with backoff", async () => {
     const flaky = await startMockServer({ token: TOKEN, dataset: { seed: 3, size: 300 }, faults: { seed: 9, errorRate: 0.5, dropRate: 0.3, maxConsecutiveFaults: 3 } });
     const { c, waits } = client({ base: flaky.url });
     for (let page = 1; page <= 6; page++) expect((await c.fetchPage(page, 10)).body.meta.current_page).toBe(page);
@@ -72,16 +72,24 @@ describe("against the mock", () => {
     expect(waits.length).toBe(c.retries);
     await c.close();
     await flaky.close();
+  });
 
-    const limited = await startMockServer({ token: TOKEN, dataset: { size: 50 }, faults: { rateLimit: { limit: 1, windowMs: 3_000 } } });
-    const { c: c2, waits: waits2 } = client({ base: limited.url, random: () => 0 });
-    await c2.fetchPage(1, 10);
-    // The mock keeps refusing while its window is open, so this client gives up after its waits.
-    const error = await failure(c2.fetchPage(1, 10));
-    expect(error).toMatchObject({ status: 429, failure: "rate-limited" });
-    expect(waits2.length).toBe(10);
-    expect(waits2.every((ms) => ms >= 1_000 && ms <= 3_000)).toBe(true);
-    await c2.close();
+  it("pauses every request on a 429 until Retry-After has passed, then fetches the rest", async () => {
+    // Real time: the mock's limiter counts real milliseconds. 2 requests per 1.5 s, 5 pages asked at once.
+    const limited = await startMockServer({ token: TOKEN, dataset: { size: 50 }, faults: { rateLimit: { limit: 2, windowMs: 1_500 } } });
+    const pauses: number[] = [];
+    const c = createCommentsClient({
+      endpoint: new URL("/api/comments", limited.url), token: TOKEN, domain: "example.com", timeoutMs: 5_000, connections: 5, maxResponseBytes: 5_000_000,
+      rateLimitBudget: { limitMs: 60_000, waitedMs: 0, onPause: (pause) => pauses.push(pause.waitMs) },
+    });
+    const pages = await Promise.all([1, 2, 3, 4, 5].map((page) => c.fetchPage(page, 5)));
+    expect(pages.map((page) => page.body.meta.current_page)).toEqual([1, 2, 3, 4, 5]);
+    // Three periods' worth of requests: two pauses, each the Retry-After (at most 2 s) plus jitter.
+    expect(pauses.length).toBe(2);
+    expect(pauses.every((ms) => ms <= 2_250)).toBe(true);
+    // Refused requests are the ones in flight when a period ran out, never a fresh one sent into a pause.
+    expect(c.rateLimited).toBeLessThanOrEqual(2 * 3);
+    await c.close();
     await limited.close();
   });
 
@@ -186,12 +194,15 @@ describe("against misbehaving servers", () => {
     await server.close();
   });
 
-  it("fails at once when Retry-After asks for longer than the request may wait", async () => {
-    const server = await serve((_req, res) => res.writeHead(429, { "content-type": "application/json", "retry-after": "3600" }).end('{"message":"Too Many Attempts."}'));
-    const { c, waits } = client({ base: server.url });
+  it("fails at once when Retry-After asks for longer than the crawl's rateLimitWait allows, naming the limit", async () => {
+    const server = await serve((_req, res) =>
+      res.writeHead(429, { "content-type": "application/json", "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "retry-after": "3600" }).end('{"message":"Too Many Attempts."}'),
+    );
+    const { c, waits } = client({ base: server.url, describeNeed: () => "this site needs 87 pages of 100 comments, 0 fetched so far" });
     const error = await failure(c.fetchPage(1, 10));
     expect(error).toMatchObject({ status: 429, failure: "rate-limited", attempts: 1 });
-    expect(error.message).toContain("asked to wait 3600 s (Retry-After), longer than the 50 s a request may wait");
+    expect(error.message).toContain("the comments service's rate limit (60 requests an hour) asks to wait 3600 s (Retry-After), more than the 600 s left of rateLimitWait (600 s); this site needs 87 pages of 100 comments");
+    expect(error.message).toContain("Raise the rateLimitWait option to at least 3660000");
     expect(waits).toEqual([]);
     await c.close();
     await server.close();

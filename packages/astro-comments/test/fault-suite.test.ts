@@ -101,7 +101,7 @@ describe("fault suite: full astro builds", () => {
     const outage = await build({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: "t" });
     expect(outage.code).not.toBe(0);
     expect(outage.log).toMatch(/\[CommentsApiError\] astro-comments: the comments API did not answer: the connection failed before the response: connect ECONNREFUSED .*; gave up after 6 attempts over [\d.]+ s/);
-    expect(outage.log).toContain(`(${url}/api/comments?domain=example.com&per_page=50&page=1). Check COMMENTS_API_URL`);
+    expect(outage.log).toContain(`(${url}/api/comments?domain=example.com&per_page=100&page=1). Check COMMENTS_API_URL`);
     expect(outage.log).toContain("There is no earlier fetch to fall back on");
     // An expected failure prints no stack trace.
     expect(outage.log).not.toMatch(/Stack trace|\n\s+at /);

@@ -4,12 +4,31 @@
 // crawl, the crawl starts again rather than ship duplicates or gaps. Change is seen in meta and in
 // page sizes, never in comments' content: identical twin comments are real (a reader who submits
 // twice in one second) and must both be kept.
+// Each page is handed to a collector as it arrives and then dropped, so what a crawl keeps is up
+// to its collector: every thread for a build, only digests for the freshness check.
 import type { CommentThread } from "./generated/api-types.ts";
-import { CommentsApiError } from "../errors.ts";
+import { CommentsApiError } from "./api-error.ts";
 import { boundedMap } from "./bounded-map.ts";
 import type { FetchedPage } from "./http-client.ts";
 
-export interface CrawlOptions {
+/** Folds the pages of one crawl into its result. */
+export interface PageCollector<T> {
+  /** One page of top-level comments (replies nested in `children`), as served. Pages may arrive out of order. */
+  add(page: number, threads: CommentThread[]): void;
+  /** Called once, after every page was added; its result is the crawl's. */
+  finish(): T;
+}
+
+/** Every top-level comment, in served order. */
+export function collectThreads(): PageCollector<CommentThread[]> {
+  const pages: CommentThread[][] = [];
+  return {
+    add: (page, threads) => void (pages[page - 1] = threads),
+    finish: () => pages.flat(),
+  };
+}
+
+export interface CrawlOptions<T> {
   fetchPage: (page: number, perPage: number) => Promise<FetchedPage>;
   /** The endpoint, for error messages. */
   endpoint: string;
@@ -17,13 +36,15 @@ export interface CrawlOptions {
   concurrency: number;
   /** Full crawls allowed when the list keeps changing. Default 3. */
   maxCrawls?: number;
+  /** A new collector for each crawl (a crawl that starts over starts with an empty one). */
+  collect: () => PageCollector<T>;
   onProgress?: (progress: { pagesDone: number; pages: number }) => void;
   onRestart?: (reason: string) => void;
 }
 
-export interface CrawlResult {
-  /** Every top-level comment in served order. */
-  threads: CommentThread[];
+export interface CrawlResult<T> {
+  /** What the collector made of the pages. */
+  result: T;
   /** meta.total: approved top-level comments. */
   total: number;
   pages: number;
@@ -34,7 +55,7 @@ export interface CrawlResult {
 
 class ListChanged extends Error {}
 
-async function crawlOnce(options: CrawlOptions): Promise<CrawlResult & { crawls: 0 }> {
+async function crawlOnce<T>(options: CrawlOptions<T>): Promise<CrawlResult<T> & { crawls: 0 }> {
   const first = await options.fetchPage(1, options.perPage);
   const { total, per_page: perPage, last_page: lastPage } = first.body.meta;
   if (lastPage !== Math.max(1, Math.ceil(total / perPage))) {
@@ -52,20 +73,19 @@ async function crawlOnce(options: CrawlOptions): Promise<CrawlResult & { crawls:
     return data;
   };
 
-  const pages: CommentThread[][] = [check(first, 1)];
+  const collector = options.collect();
+  collector.add(1, check(first, 1));
   let pagesDone = 1;
   options.onProgress?.({ pagesDone, pages: lastPage });
   const rest = Array.from({ length: lastPage - 1 }, (_, i) => i + 2);
-  const fetched = await boundedMap(rest, options.concurrency, async (page) => {
-    const data = check(await options.fetchPage(page, perPage), page);
+  await boundedMap(rest, options.concurrency, async (page) => {
+    collector.add(page, check(await options.fetchPage(page, perPage), page));
     options.onProgress?.({ pagesDone: ++pagesDone, pages: lastPage });
-    return data;
   });
-  pages.push(...fetched);
-  return { threads: pages.flat(), total, pages: lastPage, perPage, crawls: 0 };
+  return { result: collector.finish(), total, pages: lastPage, perPage, crawls: 0 };
 }
 
-export async function crawlAllPages(options: CrawlOptions): Promise<CrawlResult> {
+export async function crawlAllPages<T>(options: CrawlOptions<T>): Promise<CrawlResult<T>> {
   const maxCrawls = options.maxCrawls ?? 3;
   for (let crawl = 1; ; crawl++) {
     try {

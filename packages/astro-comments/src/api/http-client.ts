@@ -1,12 +1,13 @@
 // One page of the comments list over HTTP (undici): bearer auth, a deadline per attempt and per
-// request, retries with backoff, Retry-After on 429, fail-fast on 4xx, size limit, content-type,
-// JSON and schema checks. Every error names the URL and status; the token never leaves the
-// Authorization header.
+// request, retries with backoff, the crawl-wide rate-limit gate, fail-fast on 4xx, size limit,
+// content-type, JSON and schema checks. Every error names the URL and status; the token never
+// leaves the Authorization header.
 import { setTimeout as delay } from "node:timers/promises";
 import type { CommentListResponse, ValidationError } from "./generated/api-types.ts";
 import { createContractValidator, describeSchemaErrors } from "./generated/list-response-contract.ts";
 import { Agent, request } from "undici";
-import { CommentsApiError, type CommentsApiFailure } from "../errors.ts";
+import { CommentsApiError, type CommentsApiFailure } from "./api-error.ts";
+import { describeLimit, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type WaitBudget } from "./rate-limit-gate.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
 
 export interface CommentsClientOptions {
@@ -21,11 +22,24 @@ export interface CommentsClientOptions {
   /** Responses larger than this fail instead of exhausting memory. */
   maxResponseBytes: number;
   retryPolicy?: Partial<RetryPolicy>;
+  /**
+   * The rate-limit gate this client's requests pass (shared by a crawl's requests, or by every
+   * crawl of a service in the process). Default: a gate of its own.
+   */
+  gate?: RateLimitGate;
+  /** The crawl's rate-limit waiting budget. Default: 10 minutes. */
+  rateLimitBudget?: WaitBudget;
+  /** For the message when the rate-limit budget runs out: what the crawl needs, e.g. "this site needs 87 pages of 100". */
+  describeNeed?: () => string;
+  /** Who waits for the answer: a build (the default) or a reader of an on-demand page. Words the advice. */
+  audience?: "build" | "request";
+  /** Every 2xx JSON body as parsed, before any fix-up or contract check (for contract reports). */
+  onBody?: (url: string, body: unknown) => void;
   /** Injected in tests to make backoff deterministic and instant. */
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
-  /** Told about each retry, for logging. */
+  /** Told about each retry after a failure (not about rate-limit pauses: the gate reports those), for logging. */
   onRetry?: (event: { url: string; reason: string; attempt: number; waitMs: number }) => void;
 }
 
@@ -38,6 +52,8 @@ export interface CommentsClient {
   fetchPage(page: number, perPage: number): Promise<FetchedPage>;
   readonly requests: number;
   readonly retries: number;
+  /** Requests the service refused with 429. */
+  readonly rateLimited: number;
   /** Response bytes received, all attempts included. */
   readonly bytes: number;
   close(): Promise<void>;
@@ -70,7 +86,16 @@ function describeAttemptFailure(error: unknown, phase: "headers" | "body", timed
   return { reason: `the connection failed ${where}: ${text || String(error)}`, timeout: false };
 }
 
-function refusal(status: number, body: unknown, domain: string, perPage: number): { failure: CommentsApiFailure; message: string; action: string } {
+/** A 422 for per_page: the largest value the service names ("may not be greater than 100"), if it names one. */
+export class PerPageRefused extends CommentsApiError {
+  readonly limit: number | undefined;
+  constructor(details: ConstructorParameters<typeof CommentsApiError>[0], limit: number | undefined) {
+    super(details);
+    this.limit = limit;
+  }
+}
+
+function refusal(status: number, body: unknown, domain: string, perPage: number): { failure: CommentsApiFailure; message: string; action: string; perPage?: { limit: number | undefined } } {
   switch (status) {
     case 401:
       return { failure: "unauthorized", message: "the comments API rejected the API token", action: "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area." };
@@ -87,7 +112,8 @@ function refusal(status: number, body: unknown, domain: string, perPage: number)
         return {
           failure: "invalid-request",
           message: `the comments API refused per_page=${perPage} ("${perPageMessage}")`,
-          action: limit ? `Set the perPage option to ${limit} or less.` : "Lower the perPage option (50, the default, is accepted by every version of the service).",
+          action: limit ? `Set the perPage option to ${limit} or less.` : "Set the perPage option lower (50 is accepted by every version of the service).",
+          perPage: { limit: limit === undefined ? undefined : Number(limit) },
         };
       }
       const detail = Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ");
@@ -116,6 +142,9 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? (() => performance.now());
+  const gate = options.gate ?? new RateLimitGate({ now, sleep, random });
+  const budget: WaitBudget = options.rateLimitBudget ?? { limitMs: 600_000, waitedMs: 0 };
+  const again = options.audience === "request" ? "try again later" : "build again later";
   const agent = new Agent({ connections: options.connections, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
   // Tolerant: an extra field from the service is dropped, not fatal; named fields are checked exactly.
   const contract = createContractValidator({ tolerateUnknownProperties: true });
@@ -124,6 +153,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   const redact = (text: string) => (options.token.length >= 8 ? text.split(options.token).join("[token]") : text);
   let requests = 0;
   let retries = 0;
+  let rateLimited = 0;
   let bytes = 0;
 
   function parsePage(text: string, contentType: string, url: string, status: number): CommentListResponse {
@@ -137,6 +167,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     } catch (error) {
       throw new CommentsApiError({ failure: "malformed", url, status, message: `the response is not valid JSON (${(error as Error).message}; starts ${snippet})`, action: "The comments API sent a broken body; try again, and report it to the service if it persists." });
     }
+    options.onBody?.(url, body);
     readDecimalStrings(body);
     const problems = contract.validate("listResponse", body);
     if (problems.length > 0) {
@@ -145,12 +176,27 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     return body as CommentListResponse;
   }
 
+  function budgetExceeded(exceeded: RateLimitBudgetExceeded, url: string, status: number | undefined, attempts: number): CommentsApiError {
+    const { pause, budget: spent } = exceeded;
+    const limit = describeLimit(pause.limit, pause.periodMs);
+    const left = Math.max(0, spent.limitMs - spent.waitedMs);
+    const need = options.describeNeed?.();
+    return new CommentsApiError({
+      failure: "rate-limited", url, status, attempts,
+      message: `the comments service's rate limit${limit ? ` (${limit})` : ""} asks to wait ${pause.retryAfter === undefined ? seconds(pause.waitMs) : `${pause.retryAfter} s (Retry-After)`}, more than the ${seconds(left)} left of rateLimitWait (${seconds(spent.limitMs)})${need ? `; ${need}` : ""}`,
+      action: options.audience === "request"
+        ? "Try again later."
+        : `Raise the rateLimitWait option to at least ${Math.ceil((spent.waitedMs + pause.waitMs) / 60_000) * 60_000} (milliseconds) so the crawl waits the limit out, or ask the service for a higher limit.`,
+    });
+  }
+
   async function fetchPage(page: number, perPage: number): Promise<FetchedPage> {
     const url = pageUrl(options.endpoint, options.domain, page, perPage);
     const started = now();
-    const elapsed = () => now() - started;
+    // Waiting on the rate limit is not the service being down: it is charged to rateLimitWait.
+    let gateWaited = 0;
+    const elapsed = () => now() - started - gateWaited;
     let transientRetries = 0;
-    let rateLimitWaits = 0;
 
     /** Waits before the next attempt if the request's budget allows one more; false when it does not. */
     async function retryWithin(waitMs: number, reason: string, attempt: number): Promise<boolean> {
@@ -164,6 +210,13 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     const spent = (attempt: number) => `${attempt} attempt${attempt === 1 ? "" : "s"} over ${seconds(elapsed())}`;
 
     for (let attempt = 1; ; attempt++) {
+      let admission;
+      try {
+        admission = await gate.enter(budget);
+      } catch (error) {
+        throw error instanceof RateLimitBudgetExceeded ? budgetExceeded(error, url, undefined, attempt - 1) : error;
+      }
+      gateWaited += admission.waitedMs;
       requests++;
       const attemptTimeout = Math.max(1, Math.min(options.timeoutMs, policy.giveUpAfterMs - elapsed()));
       const controller = new AbortController();
@@ -198,6 +251,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         }
         text = Buffer.concat(chunks).toString("utf8");
       } catch (error) {
+        admission.leave(undefined);
         if (error instanceof CommentsApiError) throw error;
         const { reason, timeout } = describeAttemptFailure(error, phase, timedOut ? attemptTimeout : undefined, received);
         if (transientRetries < policy.retries && (await retryWithin(backoffDelay(transientRetries, policy, random), redact(reason), attempt))) {
@@ -207,7 +261,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         throw new CommentsApiError({
           failure: timeout ? "timeout" : "network", url, attempts: attempt,
           message: `the comments API did not answer: ${redact(reason)}; gave up after ${spent(attempt)}`,
-          action: timeout ? "The service is hung or overloaded: build again later, or raise the timeout option." : "Check COMMENTS_API_URL and the network; the service may be down. Build again later.",
+          action: timeout ? `The service is hung or overloaded: ${again}, or raise the timeout option.` : `Check COMMENTS_API_URL and the network; the service may be down. ${again[0]!.toUpperCase()}${again.slice(1)}.`,
         });
       } finally {
         clearTimeout(timer);
@@ -215,31 +269,28 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       }
 
       const kind = classifyStatus(status);
+      if (kind === "rate-limited") {
+        rateLimited++;
+        const header = headers["retry-after"];
+        const retryAfter = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
+        try {
+          // Before leaving, so no request waiting at the gate slips out ahead of the pause.
+          gate.refused(retryAfter, readRateLimitHeaders(headers, Date.now()), budget);
+        } catch (error) {
+          throw error instanceof RateLimitBudgetExceeded ? budgetExceeded(error, url, status, attempt) : error;
+        } finally {
+          admission.leave(undefined);
+        }
+        continue;
+      }
+      admission.leave(readRateLimitHeaders(headers, Date.now()));
       if (kind === "ok") return { url, body: parsePage(text, String(headers["content-type"] ?? ""), url, status) };
       if (kind === "retry") {
         if (transientRetries < policy.retries && (await retryWithin(backoffDelay(transientRetries, policy, random), `HTTP ${status}`, attempt))) {
           transientRetries++;
           continue;
         }
-        throw new CommentsApiError({ failure: "server-error", url, status, attempts: attempt, message: `the comments API kept failing (${spent(attempt)})`, action: "The service is having trouble; build again later." });
-      }
-      if (kind === "rate-limited") {
-        const header = headers["retry-after"];
-        const retryAfter = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now());
-        // Without Retry-After, back off; with it, wait as asked plus a little jitter.
-        const waitMs = retryAfter === undefined ? backoffDelay(rateLimitWaits, policy, random) : retryAfter * 1000 + Math.floor(random() * 250);
-        if (rateLimitWaits < policy.maxRateLimitWaits && (await retryWithin(waitMs, `HTTP 429, Retry-After ${retryAfter ?? "absent"}`, attempt))) {
-          rateLimitWaits++;
-          continue;
-        }
-        const tooLong = retryAfter !== undefined && elapsed() + waitMs > policy.giveUpAfterMs;
-        throw new CommentsApiError({
-          failure: "rate-limited", url, status, attempts: attempt,
-          message: tooLong
-            ? `the comments API asked to wait ${retryAfter} s (Retry-After), longer than the ${seconds(policy.giveUpAfterMs)} a request may wait`
-            : `the comments API kept rate-limiting the fetch (${spent(attempt)}, Retry-After ${retryAfter ?? "absent"})`,
-          action: "Build again after the rate-limit window, or lower the concurrency option.",
-        });
+        throw new CommentsApiError({ failure: "server-error", url, status, attempts: attempt, message: `the comments API kept failing (${spent(attempt)})`, action: `The service is having trouble; ${again}.` });
       }
       let errorBody: unknown;
       try {
@@ -247,7 +298,9 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       } catch {
         errorBody = undefined;
       }
-      throw new CommentsApiError({ url, status, attempts: attempt, ...refusal(status, errorBody, options.domain, perPage) });
+      const { perPage: perPageRefusal, ...refused } = refusal(status, errorBody, options.domain, perPage);
+      const details = { url, status, attempts: attempt, ...refused };
+      throw perPageRefusal ? new PerPageRefused(details, perPageRefusal.limit) : new CommentsApiError(details);
     }
   }
 
@@ -258,6 +311,9 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     },
     get retries() {
       return retries;
+    },
+    get rateLimited() {
+      return rateLimited;
     },
     get bytes() {
       return bytes;

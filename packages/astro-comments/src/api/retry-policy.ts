@@ -7,8 +7,6 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Backoff ceiling in ms. */
   maxDelayMs: number;
-  /** 429 answers tolerated for one request before giving up. */
-  maxRateLimitWaits: number;
   /** Everything one request may spend (attempts and waits) before it fails, in ms. */
   giveUpAfterMs: number;
 }
@@ -19,7 +17,6 @@ export const defaultRetryPolicy: RetryPolicy = {
   retries: 5,
   baseDelayMs: 800,
   maxDelayMs: 8_000,
-  maxRateLimitWaits: 10,
   giveUpAfterMs: 50_000,
 };
 

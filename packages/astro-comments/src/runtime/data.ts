@@ -14,6 +14,7 @@ import { withMissingIds } from "../render/comment-id.ts";
 import { commentItemsHtml } from "../render/comment-markup.ts";
 import type { RenderedComment } from "../render/comment-tree.ts";
 import { pathKey } from "../render/path-key.ts";
+import { astroSafeString } from "../api/api-error.ts";
 
 export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from "../entry-schema.ts";
 export type { RenderedComment } from "../render/comment-tree.ts";
@@ -74,9 +75,10 @@ async function pageComments(entry: Entry): Promise<PageComments> {
   const shard = await loadShard(entry);
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
-    throw new Error(
+    const error = new Error(
       `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"} (Astro logged why above). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
     );
+    throw Object.assign(error, { hint: "Each page's comments live in a generated module in the cacheDir, named in its content entry.", toString: () => astroSafeString(error) });
   }
   return { path: entry.data.path, count: entry.data.count, comments: ordered(data.comments), digest: String(entry.digest ?? "") };
 }

@@ -1,7 +1,7 @@
 import type { CommentListResponse, CommentThread } from "@astro-comments/schema";
 import { describe, expect, it } from "vitest";
 import { boundedMap } from "../../src/api/bounded-map.ts";
-import { crawlAllPages } from "../../src/api/crawl.ts";
+import { collectThreads, crawlAllPages } from "../../src/api/crawl.ts";
 import type { FetchedPage } from "../../src/api/http-client.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter } from "../../src/api/retry-policy.ts";
 import { CommentsApiError } from "../../src/errors.ts";
@@ -39,8 +39,8 @@ describe("crawl", () => {
   it("fetches every page once, in order, trusting meta.per_page over the request", async () => {
     const items = Array.from({ length: 95 }, (_, i) => thread(i));
     const api = fakeApi(items, 10);
-    const result = await crawlAllPages({ fetchPage: api.fetchPage, endpoint: "http://x", perPage: 50, concurrency: 4 });
-    expect(result.threads).toEqual(items);
+    const result = await crawlAllPages({ collect: collectThreads, fetchPage: api.fetchPage, endpoint: "http://x", perPage: 50, concurrency: 4 });
+    expect(result.result).toEqual(items);
     expect(result).toMatchObject({ total: 95, pages: 10, perPage: 10, crawls: 1 });
     expect(api.requested.map((r) => r.page).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
     expect(api.requested.slice(1).every((r) => r.perPage === 10)).toBe(true);
@@ -49,7 +49,7 @@ describe("crawl", () => {
 
   it("handles an empty list in one request", async () => {
     const api = fakeApi([]);
-    expect(await crawlAllPages({ fetchPage: api.fetchPage, endpoint: "http://x", perPage: 50, concurrency: 4 })).toMatchObject({ threads: [], total: 0, pages: 1 });
+    expect(await crawlAllPages({ collect: collectThreads, fetchPage: api.fetchPage, endpoint: "http://x", perPage: 50, concurrency: 4 })).toMatchObject({ result: [], total: 0, pages: 1 });
   });
 
   it("crawls again when a comment is approved mid-crawl, and returns the new complete list", async () => {
@@ -58,6 +58,7 @@ describe("crawl", () => {
     let calls = 0;
     const restarts: string[] = [];
     const result = await crawlAllPages({
+      collect: collectThreads,
       fetchPage: async (page, perPage) => {
         if (++calls === 2) items.splice(3, 0, thread(1000));
         return api.fetchPage(page, perPage);
@@ -65,7 +66,7 @@ describe("crawl", () => {
       endpoint: "http://x", perPage: 10, concurrency: 1, onRestart: (reason) => restarts.push(reason),
     });
     expect(restarts).toEqual(["the total went from 30 to 31"]);
-    expect(result.threads).toEqual(items);
+    expect(result.result).toEqual(items);
     expect(result.crawls).toBe(2);
   });
 
@@ -74,6 +75,7 @@ describe("crawl", () => {
     const api = fakeApi(items);
     let n = 2000;
     const crawl = crawlAllPages({
+      collect: collectThreads,
       fetchPage: async (page, perPage) => {
         if (page === 2) items.push(thread(n++));
         return api.fetchPage(page, perPage);
@@ -87,15 +89,15 @@ describe("crawl", () => {
   it("keeps identical twin comments, even across a page boundary, without calling it drift", async () => {
     const items = Array.from({ length: 20 }, (_, i) => thread(i));
     items[10] = { ...items[9]! };
-    const crawl = await crawlAllPages({ fetchPage: fakeApi(items).fetchPage, endpoint: "http://x", perPage: 10, concurrency: 2, maxCrawls: 1 });
-    expect(crawl.threads).toEqual(items);
+    const crawl = await crawlAllPages({ collect: collectThreads, fetchPage: fakeApi(items).fetchPage, endpoint: "http://x", perPage: 10, concurrency: 2, maxCrawls: 1 });
+    expect(crawl.result).toEqual(items);
     expect(crawl.crawls).toBe(1);
   });
 
   it("refuses a server that ignores the page parameter", async () => {
     const items = Array.from({ length: 20 }, (_, i) => thread(i));
     const api = fakeApi(items);
-    await expect(crawlAllPages({ fetchPage: (_page, perPage) => api.fetchPage(1, perPage), endpoint: "http://x", perPage: 10, concurrency: 1 }))
+    await expect(crawlAllPages({ collect: collectThreads, fetchPage: (_page, perPage) => api.fetchPage(1, perPage), endpoint: "http://x", perPage: 10, concurrency: 1 }))
       .rejects.toThrowError(/asked for page 2 but got page 1/);
   });
 });

@@ -36,7 +36,8 @@ describe("options", () => {
 
   it("fill in documented defaults", () => {
     const resolved = resolveOptions({}, env);
-    expect(resolved).toMatchObject({ perPage: 50, concurrency: 6, retries: 5, onError: "last-good", maxStaleHours: 168, allowEmpty: false, staleNotice: false, order: "oldest-first" });
+    expect(resolved.perPage).toBeUndefined();
+    expect(resolved).toMatchObject({ concurrency: 6, retries: 5, giveUpAfter: 50_000, rateLimitWait: 600_000, onError: "last-good", maxStaleHours: 168, allowEmpty: false, staleNotice: false, order: "oldest-first" });
     expect(resolved.dateFormat).toEqual({ locale: "en", timeZone: "UTC", dateStyle: "medium", timeStyle: "short" });
     expect(resolveOptions({}, env, { locale: "de" }).dateFormat.locale).toBe("de");
   });
