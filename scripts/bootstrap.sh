@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes a fresh checkout runnable: installs the locked dependencies when node_modules is missing or
 # older than the lockfile, checks the Node that npm scripts will run, then builds the compiled
-# packages (schema, astro-comments) incrementally. `--no-build` skips the build: `npm test` runs it
+# packages (schema, astro-comments incrementally; the mock). `--no-build` skips the build: `npm test` runs it
 # as one of its named checks, so `tsc -b` runs once.
 # Node 24 comes from the npm registry as the optional dependency node-<os>-<cpu> that matches this
 # machine (npm skips the others); where none matches, the machine's own Node must be new enough.
@@ -28,4 +28,6 @@ node -e '
 '
 if [ "${1:-}" != --no-build ]; then
   tsc -b schema packages/astro-comments
+  # The mock is consumed by name (the integration's tests import @astro-comments/mock-server): its dist.
+  node mock-server/scripts/build.ts
 fi

@@ -23,6 +23,7 @@ function check(name: string, command: string, args: string[]): void {
 
 check("generated API types are fresh", "node", ["schema/scripts/generate-types.ts", "--check"]);
 check("build packages (tsc -b schema packages/astro-comments)", "tsc", ["-b", "schema", "packages/astro-comments"]);
+check("build the mock server (esbuild, tsc)", "node", ["mock-server/scripts/build.ts"]);
 check("typecheck tests, scripts and mock server (tsc, strict)", "tsc", ["-p", "tsconfig.json"]);
 check("astro check on examples/site", "astro", ["check", "--root", "examples/site"]);
 

@@ -1,6 +1,7 @@
 export { startMockServer, type MockServer, type MockServerOptions } from "./server.ts";
 export { DEFAULT_PORT, DEFAULT_TOKEN, DEFAULT_MAX_PER_PAGE } from "./defaults.ts";
 export type { NewComment } from "./new-comment.ts";
+export { loadMockData, MockDataError, mockDataFormat, mockDataVersion, type MockData, type MockDataComment, type MockDataReply, type MockDataSource, type MockDataThread } from "./data-file.ts";
 export { outageModes, type OutageMode } from "./runtime-faults.ts";
 export type { FaultOptions } from "./faults.ts";
 export { generateDataset, exampleDomain, emptyDomain, showcasePaths, type StoredComment, type DatasetOptions } from "./dataset/generate-dataset.ts";

@@ -2,7 +2,7 @@
 // service's defaults before the store sees it, so a bad one fails here and not as a 500 later.
 import type { CommentStore } from "./dataset/comment-store.ts";
 import type { StoredComment } from "./dataset/generate-dataset.ts";
-import { escapeHtml } from "./dataset/text-corpus.ts";
+import { paragraphHtml } from "./dataset/text-corpus.ts";
 import { isServiceTimestamp } from "./dataset/timestamp.ts";
 import { InvalidInputError } from "./invalid-input.ts";
 
@@ -65,7 +65,7 @@ export function resolveNewComment(input: NewComment, store: CommentStore, now: s
     status: input.status ?? "approved",
     created_at: input.created_at ?? now,
     content: input.content,
-    html: input.html ?? `<p>${escapeHtml(input.content)}</p>\n`,
+    html: input.html ?? paragraphHtml(input.content),
     name: input.name,
   };
 }

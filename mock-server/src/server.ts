@@ -3,8 +3,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ADMIN_PREFIX, handleAdmin, type AdminActions } from "./admin-routes.ts";
+import { initialComments } from "./comment-source.ts";
 import { CommentStore } from "./dataset/comment-store.ts";
-import { generateDataset, type DatasetOptions, type StoredComment } from "./dataset/generate-dataset.ts";
+import type { MockDataSource } from "./data-file.ts";
+import type { DatasetOptions, StoredComment } from "./dataset/generate-dataset.ts";
 import { currentTimestamp } from "./dataset/timestamp.ts";
 import { DEFAULT_MAX_PER_PAGE, DEFAULT_TOKEN } from "./defaults.ts";
 import { FaultPlan, FixedWindowLimiter, type FaultOptions } from "./faults.ts";
@@ -23,9 +25,21 @@ export interface MockServerOptions {
   host?: string;
   /** The only bearer token accepted. Default "mock-token". */
   token?: string;
-  /** Dataset to generate (seed, size, paths), unless `comments` gives one directly. */
+  /**
+   * The site's own domain, or several: the comments are served under it (each of them) and no other.
+   * Without `data`, that is the generated dataset, example.com's showcase threads included; with
+   * `dataset.paths` as the site's paths, every comment is on one of them.
+   */
+  domain?: string | readonly string[];
+  /**
+   * Serve exactly the comments of a data file (as `comments-mock record` writes it), approved ones
+   * only, instead of a generated dataset: its path, or its content. Several files: each on its own
+   * domain. Loading fails with a MockDataError naming the record and field that are wrong.
+   */
+  data?: MockDataSource | readonly MockDataSource[];
+  /** Dataset to generate (seed, size, paths), unless `data` or `comments` gives the comments. */
   dataset?: DatasetOptions;
-  /** A ready-made dataset, e.g. a test's own. */
+  /** A ready-made dataset in the mock's own form, e.g. a test's own. */
   comments?: StoredComment[];
   /** The largest per_page served. Default 100. */
   maxPerPage?: number;
@@ -73,10 +87,21 @@ function parsePrefer(header: string | undefined): { exampleKey?: string; code?: 
   return prefer;
 }
 
+/**
+ * Starts the comments API mock, listening on 127.0.0.1 on a free port unless told otherwise.
+ * Always `close()` it, or the test run waits for it.
+ * @example
+ * // A site's vitest: its own domain and recorded comments, for a build against the mock.
+ * const mock = await startMockServer({ domain: "my-site.test", data: "test/fixtures/comments.json" });
+ * const env = { COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token, COMMENTS_DOMAIN: "my-site.test" };
+ * // ... build the site with `env`, then:
+ * await mock.close();
+ */
 export async function startMockServer(given: MockServerOptions = {}): Promise<MockServer> {
   const options = withLaravel8Preset(given);
   const token = options.token ?? DEFAULT_TOKEN;
-  const store = new CommentStore(options.comments ?? generateDataset(options.dataset));
+  const initial = initialComments(options);
+  const store = new CommentStore(initial.comments, initial.domains);
   const pipeline = await createPrismPipeline(store, token, {
     maxPerPage: options.maxPerPage ?? DEFAULT_MAX_PER_PAGE,
     perPageLimit: options.perPageLimit ?? "cap",

@@ -147,9 +147,9 @@ describe("in-process admin methods", () => {
 });
 
 describe("admin CLI", () => {
-  const cli = fileURLToPath(new URL("../src/admin-cli.ts", import.meta.url));
+  const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
   const run = (server: MockServer, ...args: string[]) =>
-    promisify(execFile)(process.execPath, [cli, "--url", server.url, "--token", server.token, ...args], { timeout: 20_000 });
+    promisify(execFile)(process.execPath, [cli, "admin", "--url", server.url, "--token", server.token, ...args], { timeout: 20_000 });
 
   it("adds, approves and switches outages, printing one line of JSON each", async () => {
     mock = await startMockServer({ dataset: { size: 50 } });
@@ -174,5 +174,6 @@ describe("admin CLI", () => {
     const refused = await run(mock, "outage", "sideways").then(() => undefined, (error: { code: number; stderr: string }) => error);
     expect(refused?.code).toBe(1);
     expect(refused?.stderr).toContain("Cannot switch the outage to \"sideways\"");
+    expect(refused?.stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 });

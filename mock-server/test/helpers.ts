@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { createContractValidator, describeSchemaErrors, type CommentListResponse, type CommentThread, type SchemaName } from "@astro-comments/schema";
 import { expect } from "vitest";
 
@@ -43,4 +45,62 @@ export async function crawl(baseUrl: string, token: string, domain: string, perP
     seen.push(...body.data);
     if (page >= Number(body.meta.last_page)) return seen;
   }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+
+/** Runs `comments-mock …args` (from source) to its end. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: "1", ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServingCli {
+  /** The first line printed, as a script reads it. */
+  firstLine: string;
+  url: string;
+  token: string;
+  domains: string[];
+  /** Stops the mock (SIGTERM) and resolves with everything it printed. */
+  close(): Promise<CliRun>;
+}
+
+/** Starts `comments-mock …args --port 0` and resolves once its first line is out. */
+export function serveCli(args: readonly string[]): Promise<ServingCli> {
+  const child = spawn(process.execPath, [cli, ...args, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  const exited = new Promise<CliRun>((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const newline = stdout.indexOf("\n");
+      if (newline < 0) return;
+      const firstLine = stdout.slice(0, newline);
+      const match = /^Comments API mock listening on (\S+) token=(\S+) domains=(\S+)$/.exec(firstLine);
+      if (!match) return reject(new Error(`unexpected first line: ${firstLine}`));
+      resolve({
+        firstLine, url: match[1]!, token: match[2]!, domains: match[3]!.split(","),
+        close: () => {
+          child.kill("SIGTERM");
+          return exited;
+        },
+      });
+    });
+    void exited.then((result) => reject(new Error(`comments-mock exited with ${result.code} before listening:\n${result.stderr}`)));
+  });
 }

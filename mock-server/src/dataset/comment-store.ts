@@ -23,9 +23,10 @@ export class CommentStore {
   readonly #domains: Set<string>;
   #lastId = 0;
 
-  constructor(comments: StoredComment[]) {
+  /** `domains`: the account's domains that have no comment yet (any comment's domain is one). */
+  constructor(comments: StoredComment[], domains: Iterable<string> = []) {
     this.#comments = comments;
-    this.#domains = new Set(comments.map((comment) => comment.domain));
+    this.#domains = new Set([...domains, ...comments.map((comment) => comment.domain)]);
     for (const comment of comments) {
       this.#byId.set(comment.id, comment);
       this.#lastId = Math.max(this.#lastId, comment.id);

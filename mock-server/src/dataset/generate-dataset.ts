@@ -1,7 +1,7 @@
 // A deterministic, realistic comment database: several domains, many paths, nested replies,
 // unapproved comments that must never be served, and the awkward content a consumer has to handle.
 import { dice, hashSeed, type Dice } from "../random.ts";
-import { authorNames, codeSamples, escapeHtml, hostileBodies, sentence } from "./text-corpus.ts";
+import { authorNames, codeSamples, escapeHtml, hostileBodies, paragraphHtml, sentence } from "./text-corpus.ts";
 import { serviceTimestamp } from "./timestamp.ts";
 import { xssBodies, xssNames } from "./xss-corpus.ts";
 
@@ -25,8 +25,11 @@ export interface DatasetOptions {
   seed?: number;
   /** Approved top-level comments over all domains (replies come on top, about 1.5 per comment). Default 600. */
   size?: number;
-  /** Distinct page paths over all domains. Default: size / 10, at least 20. */
-  paths?: number;
+  /**
+   * The pages the random comments go on: how many generic paths over all domains (default size / 10,
+   * at least 20), or the site's own paths, e.g. ["/", "/posts/first-post"].
+   */
+  paths?: number | readonly string[];
   /** How random comments are shared among domains (shares sum to 1). Default: example.com 0.6, blog.example.org 0.25, docs.example.net 0.15. */
   domains?: ReadonlyArray<readonly [string, number]>;
   /**
@@ -102,7 +105,7 @@ class DatasetBuilder {
 
   paragraph(): Part {
     const text = Array.from({ length: this.rng.int(1, 4) }, () => sentence(this.rng.pick, this.rng.int(4, 14))).join(" ");
-    return { content: text, html: `<p>${escapeHtml(text)}</p>\n` };
+    return { content: text, html: paragraphHtml(text) };
   }
 
   code(sample = this.rng.pick(codeSamples)): Part {
@@ -207,14 +210,15 @@ export function generateDataset(options: DatasetOptions = {}): StoredComment[] {
   const seed = options.seed ?? 1;
   const size = Math.max(0, Math.floor(options.size ?? 600));
   const domainShares = options.domains ?? defaultDomainShares;
-  const pathCount = Math.max(domainShares.length, Math.floor(options.paths ?? Math.max(20, size / 10)));
+  const sitePaths = typeof options.paths === "object" ? options.paths : undefined;
+  const pathCount = sitePaths?.length ?? Math.max(domainShares.length, Math.floor(typeof options.paths === "number" ? options.paths : Math.max(20, size / 10)));
   const twinPairs = Math.max(0, Math.floor(options.twins ?? 0));
   const rng = dice(seed);
   const builder = new DatasetBuilder(rng, options.wholeSecondTimestamps ? dice(hashSeed(seed, "ties")) : undefined);
   const made = showcase(builder);
 
   const pathsByDomain = new Map<string, string[]>();
-  const allPaths = randomPaths(rng, pathCount);
+  const allPaths = sitePaths ?? randomPaths(rng, pathCount);
   let offset = 0;
   domainShares.forEach(([domain, share], index) => {
     const take = index === domainShares.length - 1 ? allPaths.length - offset : Math.max(1, Math.round(pathCount * share));

@@ -61,3 +61,8 @@ export function sentence(pick: <T>(items: readonly T[]) => T, length: number): s
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
+
+/** A comment's rendering when none is given: its text, escaped, as one paragraph (as the service renders plain text). */
+export function paragraphHtml(text: string): string {
+  return `<p>${escapeHtml(text)}</p>\n`;
+}
