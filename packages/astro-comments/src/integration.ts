@@ -6,8 +6,10 @@ import { startFetch } from "./fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
 import { CommentsConfigError } from "./errors.ts";
 import { resolveOptions, type CommentsOptions } from "./options.ts";
-import { builtPageKeys, describeOrphans, findOrphans } from "./orphans.ts";
+import { stateModulePlugin } from "./freshness/state-module.ts";
+import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orphans.ts";
 import { feedSettings, feedSettingsPlugin } from "./routes/feed-settings.ts";
+import { finishFeeds } from "./routes/finish-feeds.ts";
 import { registerSite, type SiteState } from "./site-registry.ts";
 import { virtualModulesPlugin } from "./virtual-module.ts";
 
@@ -21,9 +23,9 @@ function missingCollection(): CommentsConfigError {
 }
 
 /** Lists comments no built page shows, in one block; with `orphans: "fail"` the build fails after. */
-function reportOrphans(site: SiteState, pages: ReadonlyArray<{ pathname: string }>, base: string, onDemand: RegExp[], logger: AstroIntegrationLogger): void {
-  if (site.options.orphans === "ignore" || site.storedPages === undefined) return;
-  const orphans = findOrphans(site.storedPages, builtPageKeys(pages.map((page) => page.pathname), base), onDemand, base);
+function reportOrphans(site: SiteState, stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, base: string, onDemand: RegExp[], logger: AstroIntegrationLogger): void {
+  if (site.options.orphans === "ignore") return;
+  const orphans = findOrphans(stored, built, onDemand, base);
   if (orphans.length === 0) return;
   const report = describeOrphans(orphans);
   if (site.options.orphans === "warn") {
@@ -69,14 +71,15 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         if (resolved.credentials && (command === "build" || command === "dev")) site.prefetch = startFetch(site, resolved.credentials, logger);
         registerSite(config.root, site);
         base = config.base;
-        const { atom, pageAtom, counts } = resolved.feeds;
+        const { atom, pageAtom, counts, state } = resolved.feeds;
         const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
-        updateConfig({ vite: { plugins: [virtualModulesPlugin(site), feedSettingsPlugin(feeds)] } });
+        updateConfig({ vite: { plugins: [virtualModulesPlugin(site), feedSettingsPlugin(feeds), stateModulePlugin(site)] } });
         if (resolved.injectStyles) injectScript("page-ssr", 'import "astro-comments/styles.css";');
         // Entrypoints as URLs next to this module in dist, so the routes need no package export.
         if (atom !== undefined) injectRoute({ pattern: atom, entrypoint: new URL("./routes/atom-feed.js", import.meta.url), prerender: true });
         if (pageAtom !== undefined) injectRoute({ pattern: pageAtom, entrypoint: new URL("./routes/page-atom-feed.js", import.meta.url), prerender: true });
         if (counts !== undefined) injectRoute({ pattern: counts, entrypoint: new URL("./routes/comment-counts.js", import.meta.url), prerender: true });
+        if (state !== undefined) injectRoute({ pattern: state, entrypoint: new URL("./routes/comments-state.js", import.meta.url), prerender: true });
       },
       // Pages rendered on demand can show any path their pattern matches: never orphans.
       "astro:routes:resolved": ({ routes }) => {
@@ -89,9 +92,13 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
       // The content layer has synced by now: a site that never ran the loader lacks the collection.
       "astro:server:start": checkCollection,
       "astro:build:start": checkCollection,
-      "astro:build:done": async ({ pages, logger }) => {
+      "astro:build:done": async ({ pages, dir, assets, logger }) => {
         await site?.pendingWrite;
-        if (site) reportOrphans(site, pages, base, onDemandRoutes, logger);
+        if (site === undefined) return;
+        const stored = site.storedPages ?? new Map<string, number>();
+        const built = builtPageKeys(pages.map((page) => page.pathname), base);
+        await finishFeeds(site.options.feeds, base, new Set(unshownKeys(stored.keys(), built, onDemandRoutes, base)), { dir, assets });
+        reportOrphans(site, stored, built, base, onDemandRoutes, logger);
       },
     },
   };

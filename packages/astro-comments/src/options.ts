@@ -198,8 +198,10 @@ export const optionsSchema = z
      * an Atom feed of the site's latest `limit` comments (needs the site's `site` URL). `pageAtom`:
      * one Atom feed per page with comments, at a pattern holding `[...page]` (the page's path; the
      * home page's is "index"). `counts`: a JSON object of page key → comment count, for pages built
-     * earlier or elsewhere.
-     * @example { atom: "/comments.xml", pageAtom: "/comments/[...page].xml", limit: 50, counts: "/comments/counts.json" }
+     * earlier or elsewhere. `state`: digests and counts of the comments the build shows (no text),
+     * for `npx astro-comments check` to skip builds that would change nothing (docs/rebuild-on-change.md).
+     * The feeds hold only comments that a built page shows; `counts` holds every page's.
+     * @example { atom: "/comments.xml", pageAtom: "/comments/[...page].xml", limit: 50, counts: "/comments/counts.json", state: "/comments/state.json" }
      */
     feeds: z
       .object({
@@ -210,6 +212,12 @@ export const optionsSchema = z
         /** The feed's title. Default: "Comments on <site host>". */
         title: z.string().optional(),
         counts: z.string().regex(/^\//, { message: 'must be a path starting with "/"' }).optional(),
+        /**
+         * Where the build publishes the state of its comments, which `npx astro-comments check`
+         * compares with the service to tell whether a new build would show anything new.
+         * @example "/comments/state.json"
+         */
+        state: z.string().regex(/^\//, { message: 'must be a path starting with "/"' }).optional(),
       })
       .strict()
       .default({ limit: 50 }),

@@ -1,6 +1,7 @@
 // Comments that no page shows: their path matches no built page and no on-demand route. Usually a
-// typo, a moved post or a path the site spells differently. Pure: the integration feeds it the
-// stored keys (from the loader) and the built pages (from astro:build:done).
+// typo, a moved post or a path the site spells differently. The report names them, and the feeds
+// leave them out. Pure: the integration feeds it the stored keys (from the loader) and the built
+// pages (from astro:build:done).
 import { pathKey } from "./render/path-key.ts";
 
 export interface OrphanPath {
@@ -57,18 +58,22 @@ export function builtPageKeys(pathnames: Iterable<string>, base: string): Set<st
   return keys;
 }
 
-/** Stored keys that no built page and no on-demand route pattern (tested without base) renders. */
-export function findOrphans(stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, onDemand: readonly RegExp[], base: string): OrphanPath[] {
+/** Stored keys that no built page and no on-demand route pattern (tested without base) renders, sorted. */
+export function unshownKeys(stored: Iterable<string>, built: ReadonlySet<string>, onDemand: readonly RegExp[], base: string): string[] {
   const prefix = pathKey(base);
   const withoutBase = (key: string) => (prefix !== "/" && (key === prefix || key.startsWith(`${prefix}/`)) ? key.slice(prefix.length) || "/" : key);
-  const orphans: OrphanPath[] = [];
-  for (const [key, count] of stored) {
+  const unshown: string[] = [];
+  for (const key of stored) {
     if (built.has(key)) continue;
     const local = withoutBase(key);
-    if (onDemand.some((pattern) => pattern.test(local) || pattern.test(`${local}/`))) continue;
-    orphans.push({ key, count, nearest: nearestKey(key, built) });
+    if (!onDemand.some((pattern) => pattern.test(local) || pattern.test(`${local}/`))) unshown.push(key);
   }
-  return orphans.sort((a, b) => (a.key < b.key ? -1 : 1));
+  return unshown.sort((a, b) => (a < b ? -1 : 1));
+}
+
+/** The orphans among the stored pages, each with its count and the nearest built page. */
+export function findOrphans(stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, onDemand: readonly RegExp[], base: string): OrphanPath[] {
+  return unshownKeys(stored.keys(), built, onDemand, base).map((key) => ({ key, count: stored.get(key)!, nearest: nearestKey(key, built) }));
 }
 
 /** The one WARN (or error) block listing every orphan path. */

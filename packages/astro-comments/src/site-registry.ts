@@ -4,6 +4,7 @@
 // them, globalThis is. Nothing here reaches the browser or the build output.
 import type { FetchedComments } from "./fetch-comments.ts";
 import type { FetchStatus } from "./fetch-status.ts";
+import type { CompleteState } from "./freshness/comments-state.ts";
 import type { ResolvedOptions } from "./options.ts";
 
 export interface SiteState {
@@ -21,6 +22,8 @@ export interface SiteState {
   onStatus?: (status: FetchStatus) => void;
   /** Set by the loader after each sync: page key → comments stored for it (the orphan report reads it). */
   storedPages?: ReadonlyMap<string, number>;
+  /** Set by the loader after each successful crawl when feeds.state is on: digests of what it crawled. */
+  state?: CompleteState;
 }
 
 const key = Symbol.for("astro-comments.sites");

@@ -1,6 +1,6 @@
 // Real `astro build`s of a copy of the example site with the opt-in extras: the orphan report,
 // URL aliases (option and Astro redirects), the Atom feed and the counts JSON.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
@@ -92,7 +92,10 @@ describe("feeds", () => {
     expect(feed.id).toBe("https://example.com/comments.xml");
     expect(feed.link.find((l: Record<string, string>) => l["@rel"] === "self")["@href"]).toBe("https://example.com/comments.xml");
     expect(feed.updated).toBe("2026-02-06T10:00:00.000Z");
-    expect(feed.entry).toHaveLength(6);
+    // Dee and Eve commented on /posts/helo-world, a path no page builds: the orphan report names
+    // them (above), the feed leaves them out.
+    expect(feed.entry.map((e: { author: { name: string } }) => e.author.name)).toEqual([HOSTILE.trim(), "Cy", "Bob", "Ann"]);
+    expect(xml).not.toContain("helo-world");
     const [newest] = feed.entry;
     expect(newest.author.name).toBe(HOSTILE.trim());
     expect(newest.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/hostile-input#comment-[0-9a-f]{8}$/);
@@ -101,6 +104,8 @@ describe("feeds", () => {
     expect(xml).not.toMatch(/<script|<img/);
     const moved = feed.entry.find((e: { author: { name: string } }) => e.author.name === "Bob");
     expect(moved.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/hello-world#comment-/);
+    const aliased = feed.entry.find((e: { author: { name: string } }) => e.author.name === "Cy");
+    expect(aliased.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/code-in-comments#comment-[0-9a-f]{8}$/);
   });
 
   it("writes one valid Atom feed per page with comments", () => {
@@ -110,9 +115,12 @@ describe("feeds", () => {
     expect(feed.link.find((l: Record<string, string>) => l["@rel"] === "self")["@href"]).toBe("https://example.com/comments/posts/hello-world.xml");
     expect(feed.title["#text"]).toBe("Comments on example.com: /posts/hello-world");
     expect(feed.entry.map((e: { author: { name: string } }) => e.author.name)).toEqual(["Bob", "Ann"]);
+    // No feed for the orphan path: no page shows its comments.
+    expect(existsSync(join(build.out, "comments/posts/helo-world.xml"))).toBe(false);
+    expect(existsSync(join(build.out, "comments/posts/code-in-comments.xml"))).toBe(true);
   });
 
-  it("writes the counts JSON, page key to count", () => {
+  it("writes the counts JSON, page key to count, orphan paths included", () => {
     const counts = JSON.parse(readFileSync(join(build.out, "comments/counts.json"), "utf8"));
     expect(counts).toEqual({ "/posts/code-in-comments": 1, "/posts/hello-world": 2, "/posts/helo-world": 2, "/posts/hostile-input": 1 });
   });

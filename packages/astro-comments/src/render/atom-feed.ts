@@ -97,6 +97,49 @@ export async function buildAtomFeed(input: AtomFeedInput): Promise<string> {
   );
 }
 
+const unescapeXml = (text: string) => text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name]!);
+
+const ENTRY_START = "  <entry>";
+const ENTRY_END = "  </entry>";
+const FEED_UPDATED = /^  <updated>.*<\/updated>$/;
+const ENTRY_UPDATED = /^    <updated>(.*)<\/updated>$/;
+const ENTRY_LINK = /^    <link rel="alternate" type="text\/html" href="(.*)"\/>$/;
+
+/**
+ * A feed made by buildAtomFeed, line by line, without the entries whose page `isShown` rejects and
+ * with at most `limit` entries; the feed's `updated` follows its newest entry. A build renders its
+ * feeds before it knows which pages it builds, so it renders every comment and this trims them
+ * once it does. Lines in and out are without their "\n"; bodies' own line breaks pass unchanged.
+ */
+export async function* shownEntriesOnly(lines: AsyncIterable<string>, isShown: (pageKey: string) => boolean, limit: number): AsyncGenerator<string> {
+  const head: string[] = [];
+  const withUpdated = (updated: string) => head.map((text) => (FEED_UPDATED.test(text) ? `  <updated>${updated}</updated>` : text));
+  let entry: string[] | undefined;
+  let seenEntry = false;
+  let kept = 0;
+  for await (const line of lines) {
+    if (kept === limit) break;
+    if (entry === undefined) {
+      if (line === ENTRY_START) {
+        entry = [line];
+        seenEntry = true;
+      } else if (!seenEntry && line !== "</feed>") head.push(line);
+      continue;
+    }
+    entry.push(line);
+    if (line !== ENTRY_END) continue;
+    const link = entry.map((text) => ENTRY_LINK.exec(text)?.[1]).find((href) => href !== undefined);
+    if (link !== undefined && isShown(pathKey(new URL(unescapeXml(link)).pathname))) {
+      if (kept === 0) yield* withUpdated(entry.map((text) => ENTRY_UPDATED.exec(text)?.[1]).find((value) => value !== undefined)!);
+      yield* entry;
+      kept++;
+    }
+    entry = undefined;
+  }
+  if (kept === 0) yield* withUpdated(new Date(0).toISOString());
+  yield "</feed>";
+}
+
 /** Page key → approved comments on it, replies included, keys sorted so the file is byte-stable. */
 export function commentCounts(counts: Iterable<readonly [string, number]>): Record<string, number> {
   return Object.fromEntries([...counts].sort(([a], [b]) => compare(a, b)));

@@ -1,4 +1,5 @@
-// The per-page Atom feeds (feeds.pageAtom), prerendered: one for every page with comments.
+// The per-page Atom feeds (feeds.pageAtom), prerendered: one for every page with comments. Those
+// of paths no built page shows are removed after the build (finish-feeds.ts).
 import type { APIRoute, GetStaticPaths } from "astro";
 import settings from "virtual:astro-comments/feeds";
 import type { PageCommentsData } from "../entry-schema.ts";
