@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// The package's command, `npx astro-comments <command>`, run in the site's folder. Named after the
+// package so that npx finds it either way: installed in the site, or fetched by that name (a bin
+// of another name would make npx look for a package of that name). No Astro or Vite is loaded.
+import { check } from "./check.ts";
+
+const usage = `Usage: npx astro-comments check [options]   (npx astro-comments check --help for the options)\n`;
+
+const [command, ...args] = process.argv.slice(2);
+if (command === "check") {
+  const code = await check(args, {
+    env: process.env,
+    cwd: process.cwd(),
+    print: (line) => process.stdout.write(line.endsWith("\n") ? line : `${line}\n`),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  // Exits at once: an early answer (an unusable deployed state) must not wait for the crawl.
+  process.exit(code);
+} else {
+  process.stdout.write(command === undefined || command === "--help" || command === "-h" ? usage : `astro-comments: unknown command "${command}"; build.\n${usage}`);
+  process.exit(1);
+}

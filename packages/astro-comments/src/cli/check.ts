@@ -1,0 +1,181 @@
+// `astro-comments check`: did the approved comments change since the deployed build? It crawls the
+// service with the integration's own client (retries, rate-limit gate, contract check) into
+// digests only, reads the state the deployed build published, and prints one line. Exit 0: nothing
+// changed, the build can be skipped. Exit 1: the comments changed, or anything went wrong; the
+// host builds, because a build that cannot be proven useless is never skipped.
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSettings } from "../api/crawl-comments.ts";
+import { credentialsFromEnv, envNames, type Credentials } from "../api/credentials.ts";
+import { StateCollector, type CompleteState } from "../freshness/comments-state.ts";
+import { compareStates, StateUnusable, usableState } from "../freshness/compare-states.ts";
+import { readDeployedState } from "../freshness/deployed-state.ts";
+import { readCommentsEnv } from "./read-env.ts";
+
+/** Where the deployed state is, when --state is not given. */
+export const STATE_ENV = "COMMENTS_STATE_URL";
+
+/**
+ * The check's own budget for rate-limit pauses, not the build's ten minutes: a host's ignore step
+ * should answer in about a minute, and when the service's limit asks for longer, building is the
+ * safe answer (the build then waits as long as its rateLimitWait allows).
+ */
+const CHECK_RATE_LIMIT_WAIT = 60_000;
+
+export const checkUsage = `Usage: npx astro-comments check [options]
+
+Did the approved comments change since the deployed build? Prints one line; exits 0 when nothing
+changed (a host's ignore step then skips the build) and 1 when they changed or the answer is not
+certain (the host builds). Reads COMMENTS_DOMAIN, COMMENTS_API_URL, COMMENTS_API_TOKEN and
+COMMENTS_STATE_URL from the environment or the site's .env files, as the build does.
+
+  --state URL|FILE         the deployed build's state (feeds.state), e.g.
+                           https://example.com/comments/state.json (default: $${STATE_ENV})
+  --domain D, --api-url U  instead of COMMENTS_DOMAIN, COMMENTS_API_URL (the token is only read
+                           from the environment, never from the command line)
+  --mode M                 which .env.[mode] files to read (default production)
+  --env-dir DIR            where the .env files are (default: the current folder)
+  --per-page N             comments per request, 1-100 (default 100, or what the service accepts)
+  --concurrency N          requests in flight, 1-32 (default ${crawlDefaults.concurrency})
+  --timeout MS             one attempt, and the state's download (default ${crawlDefaults.timeout})
+  --retries N              retries of a failed request, 0-10 (default ${crawlDefaults.retries})
+  --give-up-after MS       all attempts of one request (default ${crawlDefaults.giveUpAfter})
+  --rate-limit-wait MS     pauses for the service's rate limit in all (default ${CHECK_RATE_LIMIT_WAIT})
+  --verbose                progress and retries on stderr
+`;
+
+export interface CheckIo {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** The one line of the answer. */
+  print(line: string): void;
+  /** Progress with --verbose. */
+  log(line: string): void;
+}
+
+/** Thrown for anything the user must fix in the command or the environment. */
+class CheckConfigError extends Error {}
+
+const options = {
+  state: { type: "string" },
+  domain: { type: "string" },
+  "api-url": { type: "string" },
+  mode: { type: "string", default: "production" },
+  "env-dir": { type: "string", default: "." },
+  "per-page": { type: "string" },
+  concurrency: { type: "string" },
+  timeout: { type: "string" },
+  retries: { type: "string" },
+  "give-up-after": { type: "string" },
+  "rate-limit-wait": { type: "string" },
+  verbose: { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof options }>>["values"];
+
+function wholeNumber(flags: Flags, name: "per-page" | "concurrency" | "timeout" | "retries" | "give-up-after" | "rate-limit-wait", min: number, max: number): number | undefined {
+  const text = flags[name];
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new CheckConfigError(`--${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+  return value;
+}
+
+function settingsFrom(flags: Flags): CrawlSettings {
+  return {
+    perPage: wholeNumber(flags, "per-page", 1, 100),
+    concurrency: wholeNumber(flags, "concurrency", 1, 32) ?? crawlDefaults.concurrency,
+    timeout: wholeNumber(flags, "timeout", 100, 120_000) ?? crawlDefaults.timeout,
+    retries: wholeNumber(flags, "retries", 0, 10) ?? crawlDefaults.retries,
+    giveUpAfter: wholeNumber(flags, "give-up-after", 1_000, 600_000) ?? crawlDefaults.giveUpAfter,
+    rateLimitWait: wholeNumber(flags, "rate-limit-wait", 0, 3_600_000) ?? CHECK_RATE_LIMIT_WAIT,
+    maxResponseBytes: crawlDefaults.maxResponseBytes,
+  };
+}
+
+function credentialsFrom(flags: Flags, env: Record<string, string>): Credentials {
+  const given = { ...env };
+  if (flags.domain !== undefined) given[envNames.domain] = flags.domain;
+  if (flags["api-url"] !== undefined) given[envNames.apiUrl] = flags["api-url"];
+  try {
+    return credentialsFromEnv(given);
+  } catch (error) {
+    throw new CheckConfigError((error as Error).message);
+  }
+}
+
+/**
+ * The first line of an error's message, without our prefix and without a CommentsApiError's
+ * closing advice (the check's own advice is "build").
+ */
+function firstLine(error: Error): string {
+  const line = error.message.split("\n")[0]!.replace(/^astro-comments: /, "");
+  const action = (error as { action?: unknown }).action;
+  return typeof action === "string" && action !== "" && line.endsWith(` ${action}`) ? line.slice(0, -action.length - 1).replace(/\.$/, "") : line;
+}
+
+/**
+ * Runs the check and resolves to its exit code once it printed its line. An unusable deployed
+ * state answers at once, while the crawl may still be running: the caller exits the process.
+ */
+export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1> {
+  let token: string | undefined;
+  // The line is the only output; no token gets into it, even inside a quoted service message.
+  const say = (line: string) => io.print(token ? line.replaceAll(token, "[token]") : line);
+  const unsure = (why: string) => {
+    say(`astro-comments: cannot tell whether the comments changed: ${why}; build.`);
+    return 1 as const;
+  };
+  let flags: Flags;
+  try {
+    flags = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    return unsure(`${(error as Error).message.split("\n")[0]} (npx astro-comments check --help lists the options)`);
+  }
+  if (flags.help) {
+    io.print(checkUsage);
+    return 1;
+  }
+
+  let credentials: Credentials;
+  let settings: CrawlSettings;
+  let location: string;
+  try {
+    const env = readCommentsEnv(resolve(io.cwd, flags["env-dir"]), flags.mode, io.env);
+    token = env[envNames.apiToken]?.trim() || undefined;
+    credentials = credentialsFrom(flags, env);
+    settings = settingsFrom(flags);
+    const state = flags.state ?? env[STATE_ENV];
+    if (state === undefined || state.trim() === "") throw new CheckConfigError(`set ${STATE_ENV} (in the environment or .env) or pass --state, the URL of the deployed build's feeds.state`);
+    location = state.trim();
+  } catch (error) {
+    if (error instanceof CheckConfigError) return unsure(error.message);
+    return unsure(`could not read the settings (${firstLine(error as Error)})`);
+  }
+
+  const quiet = () => undefined;
+  const logger: CrawlLogger = flags.verbose ? { info: io.log, warn: io.log, debug: quiet } : { info: quiet, warn: quiet, debug: quiet };
+  const crawling = crawlComments(credentials, settings, logger, () => new StateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+  // Awaited below; handled here so an early answer from the state leaves no unhandled rejection.
+  crawling.catch(quiet);
+
+  let deployed: CompleteState;
+  try {
+    const { state, where } = await readDeployedState(location, io.cwd, settings.timeout);
+    deployed = usableState(state, credentials.domain, where);
+  } catch (error) {
+    return unsure(error instanceof StateUnusable ? error.message : `could not read the deployed state (${firstLine(error as Error)})`);
+  }
+  let current: CompleteState;
+  try {
+    const { result, summary } = await crawling;
+    logger.info(`crawled ${summary.requests} requests of ${summary.perPage} in ${summary.seconds.toFixed(1)} s`);
+    current = result;
+  } catch (error) {
+    return unsure(firstLine(error as Error));
+  }
+  const verdict = compareStates(deployed, current);
+  say(verdict.line);
+  return verdict.changed ? 1 : 0;
+}

@@ -1,0 +1,80 @@
+// The state the deployed build published, from its URL (the live site) or a file (a kept copy of
+// an earlier build's dist/). Whatever goes wrong becomes a StateUnusable with a one-line reason:
+// without the deployed state no check can prove a build useless.
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { fetch } from "undici";
+import type { CommentsState } from "./comments-state.ts";
+import { parseState, StateUnusable } from "./compare-states.ts";
+
+// A state holds about 100 bytes a page; this is far beyond any site, and bounds a wrong URL's answer.
+const MAX_STATE_BYTES = 64 * 1024 * 1024;
+
+/** A URL as it may be printed: without user and password. */
+function printable(url: URL): string {
+  const copy = new URL(url);
+  copy.username = "";
+  copy.password = "";
+  return copy.href;
+}
+
+async function fetchText(url: URL, timeoutMs: number): Promise<string> {
+  const where = printable(url);
+  let response;
+  try {
+    // no-cache: a CDN in front of the site must not answer with a state older than the deploy.
+    response = await fetch(url, { headers: { accept: "application/json", "cache-control": "no-cache" }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
+    throw new StateUnusable(`could not fetch the deployed state from ${where} (${why})`);
+  }
+  if (response.status === 404) {
+    await response.body?.cancel();
+    throw new StateUnusable(`there is no deployed state at ${where} (HTTP 404): a first deploy, or a build without feeds.state`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new StateUnusable(`the deployed state at ${where} answered HTTP ${response.status}`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MAX_STATE_BYTES) throw new StateUnusable(`the deployed state at ${where} is over ${MAX_STATE_BYTES / 1024 / 1024} MiB, so it is not one`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof StateUnusable) throw error;
+    throw new StateUnusable(`the deployed state at ${where} broke off while downloading (${(error as Error).name === "TimeoutError" ? `not complete within ${timeoutMs / 1000} s` : (error as Error).message})`);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new StateUnusable(code === "ENOENT" ? `there is no deployed state at ${path} (no such file)` : `could not read the deployed state at ${path} (${code ?? (error as Error).message})`);
+  }
+}
+
+/**
+ * The deployed state at `location`: an http(s) URL, or a file path (relative to `cwd`). Throws
+ * StateUnusable with a one-line reason when it cannot be had or read.
+ */
+export async function readDeployedState(location: string, cwd: string, timeoutMs: number): Promise<{ state: CommentsState; where: string }> {
+  if (/^https?:\/\//i.test(location)) {
+    let url: URL;
+    try {
+      url = new URL(location);
+    } catch {
+      throw new StateUnusable(`the deployed state's URL "${location}" is not a URL`);
+    }
+    return { state: parseState(await fetchText(url, timeoutMs), printable(url)), where: printable(url) };
+  }
+  const path = resolve(cwd, location);
+  return { state: parseState(await readText(path), path), where: path };
+}
