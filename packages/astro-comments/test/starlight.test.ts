@@ -1,7 +1,7 @@
 // The Starlight recipe (docs/starlight.md): a Starlight site from the registry, the packed package,
 // and a Footer override that renders <Comments /> above Starlight's own footer. The site is the
 // fixture in fixtures/starlight-site/, which the guide shows file by file; built against the mock.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, packFromSources, run, type RunResult } from "./helpers/pack-sites.ts";
 
 const fixture = fileURLToPath(new URL("./fixtures/starlight-site/", import.meta.url));
+const stylesheet = fileURLToPath(new URL("../styles/comments.css", import.meta.url));
 const TOKEN = "tok-starlight-7a31c0";
 
 const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
@@ -72,6 +73,17 @@ describe("a Starlight site with the Footer override", () => {
     expect(html).toMatch(/<ol[^>]*data-comment-replies[^>]*>[\s\S]*data-comment-author[^>]*>Grace Hopper</);
     expect(html).toContain("<code>npm run build</code>");
     expect(html).not.toContain("Not Yet Moderated");
+  });
+
+  it("maps every colour that follows the system's scheme to Starlight's, so the comments follow its theme switch", () => {
+    // Left to prefers-color-scheme, a colour would stay dark on a page the reader switched to light.
+    const dark = /@media \(prefers-color-scheme: dark\)\s*\{([\s\S]*?)\n\}/.exec(readFileSync(stylesheet, "utf8"))?.[1] ?? "";
+    const flipping = [...dark.matchAll(/(--ac-[\w-]+):/g)].map((match) => match[1]!);
+    expect(flipping.length).toBeGreaterThan(5);
+    const assets = join(site, "dist/_astro");
+    const css = readdirSync(assets).filter((file) => file.endsWith(".css")).map((file) => readFileSync(join(assets, file), "utf8")).join("\n");
+    const override = /\.comments[^{]*\.astro-comments\s*\{([^}]*)\}/.exec(css)?.[1] ?? "";
+    expect(flipping.filter((name) => !new RegExp(`${name}:\\s*var\\(--sl-`).test(override))).toEqual([]);
   });
 
   it("leaves splash pages (the home page, the 404 page) without a comments section", () => {
