@@ -10,6 +10,8 @@ interface Command {
 }
 
 const commands: Record<string, () => Promise<Command>> = {
+  record: () => import("./record-cli.ts"),
+  verify: () => import("./verify-cli.ts"),
   admin: () => import("./admin-cli.ts"),
 };
 

@@ -63,7 +63,7 @@ export interface MockServerOptions {
 
 /**
  * A running mock. addComment, approve and setOutage are also served over HTTP under /__admin/
- * (admin-routes.ts; admin-cli.ts from a shell), for a mock in another process.
+ * (admin-routes.ts; `comments-mock admin` from a shell), for a mock in another process.
  */
 export interface MockServer extends AdminActions {
   /** Base URL, e.g. http://127.0.0.1:4010 (the API is at /api/comments). */
