@@ -127,8 +127,8 @@ async function build(variant: Variant, env: Record<string, string>, label: strin
   fingerprint = current;
   loads.push(loadavg()[0]!);
   const run = await runBuild(variant, env, join(resultsDir, "logs", `${tag.replace(/\W+/g, "")}-${label.replace(/\W+/g, "-")}.log`));
-  const loader = run.loader ? `, loader rendered ${run.loader.rendered} pages` : "";
-  log(`${tag} ${label}: ${run.seconds.toFixed(2)} s, ${run.peakMiB.toFixed(0)} MiB, Astro rendered ${run.pagesRendered} pages, restored ${run.pagesRestored}${loader}`);
+  const loader = run.loader ? `, by the loader ${run.loader.rendered}` : "";
+  log(`${tag} ${label}: ${run.seconds.toFixed(2)} s, ${run.peakMiB.toFixed(0)} MiB, pages rendered by Astro ${run.pagesRendered}, restored ${run.pagesRestored}${loader}`);
   return run;
 }
 
@@ -281,7 +281,7 @@ function detail(label: string, own: BuildRun[]): string {
   const parts = [`content sync ${m((r) => r.sync).toFixed(1)} s (done at ${m((r) => r.syncedAt).toFixed(1)} s)`, `Vite bundle ${m((r) => r.bundle).toFixed(1)} s`, `pages ${m((r) => r.generate).toFixed(1)} s from ${m((r) => r.pagesAt).toFixed(1)} s (${formatNumber(m((r) => r.pagesRendered))} rendered, ${formatNumber(m((r) => r.pagesRestored))} restored)`];
   if (own.some((r) => r.loader)) {
     parts.push(`crawl ${m((r) => r.loader?.fetchSeconds ?? Number.NaN).toFixed(1)} s`);
-    parts.push(`loader rendered the comments of ${own.map((r) => (r.loader ? formatNumber(r.loader.rendered) : "?")).join(", ")} pages`);
+    parts.push(`pages whose comments the loader rendered: ${own.map((r) => (r.loader ? formatNumber(r.loader.rendered) : "?")).join(", ")}`);
   }
   if (own.some((r) => r.floorCrawlSeconds !== undefined)) parts.push(`crawl ${m((r) => r.floorCrawlSeconds ?? Number.NaN).toFixed(1)} s`);
   return `- ${label}: ${parts.join("; ")}`;
