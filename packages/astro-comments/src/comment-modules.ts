@@ -1,4 +1,6 @@
-// The comment modules on disk, in cacheDir/astro-comments/modules/ (format: render/comment-module.ts).
+// The comment modules on disk, in cacheDir/astro-comments/modules/ (format: render/comment-module.ts),
+// with the comments inside them (a site that may render pages on demand) or in a JSON file beside
+// each (a site that only prerenders).
 // A module is named after its shard and a digest of its pages, so changed comments always get a
 // new file: neither Vite's module cache in `astro dev` nor an interrupted build can serve a stale
 // one. They double as the last good comments: an entry restored after an outage points at its
@@ -9,7 +11,7 @@ import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsConfigError } from "./errors.ts";
-import { commentModuleSource, parseCommentModule } from "./render/comment-module.ts";
+import { commentDataJson, commentModuleSource, externalDataFile, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule } from "./render/comment-module.ts";
 
 export interface CommentModules {
   /** The folder, for messages. */
@@ -20,6 +22,8 @@ export interface CommentModules {
    * outside the project) and when the project moves with its node_modules.
    */
   readonly components: string;
+  /** What, besides the pages, a module's name depends on: its format, how it imports, where it keeps the comments. */
+  readonly signature: string;
   /** The entries' `filePath` for a shard's module: relative to the site root, with "/" separators. */
   filePath(shard: number, digest: string): string;
   exists(filePath: string): boolean;
@@ -35,7 +39,16 @@ const PRUNE_AFTER_MS = 3_600_000;
 
 const posix = (path: string) => path.split(sep).join("/");
 
-export function commentModules(config: { root: URL; cacheDir: URL }): CommentModules {
+/**
+ * Whether the comments must travel inside the bundle: a site with an adapter (or server output)
+ * may render pages on demand, on a server that has no cacheDir. Without one, every page is
+ * prerendered on this machine and the comments can stay on disk.
+ */
+export function commentsInBundle(config: { output?: string; adapter?: unknown }): boolean {
+  return config.output === "server" || config.adapter !== undefined;
+}
+
+export function commentModules(config: { root: URL; cacheDir: URL; output?: string; adapter?: unknown }): CommentModules {
   const root = fileURLToPath(config.root);
   const dir = join(fileURLToPath(config.cacheDir), "astro-comments", "modules");
   if (isAbsolute(relative(root, dir))) {
@@ -50,22 +63,37 @@ export function commentModules(config: { root: URL; cacheDir: URL }): CommentMod
   // The package on another drive than the cacheDir (Windows) has no relative path: then the absolute one.
   const fromDir = relative(dir, componentsFile);
   const components = isAbsolute(fromDir) || fromDir.startsWith("..") ? posix(fromDir) : `./${posix(fromDir)}`;
+  const inline = commentsInBundle(config);
+  const dataFile = (filePath: string) => absolute(filePath).replace(/\.mjs$/, ".json");
   let made: Promise<unknown> | undefined;
+  const writeAside = async (file: string, text: string) => {
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, text);
+    await rename(temporary, file);
+  };
   return {
     dir,
     components,
+    signature: `${MODULE_FORMAT}\n${components}\n${inline ? "inline" : dir}`,
     filePath: (shard, digest) => posix(relative(root, join(dir, `comments-${shard}-${digest}.mjs`))),
     exists: (filePath) => existsSync(absolute(filePath)),
     async write(filePath, pages) {
       await (made ??= mkdir(dir, { recursive: true }));
-      const file = absolute(filePath);
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, commentModuleSource(pages, components));
-      await rename(temporary, file);
+      if (inline) return writeAside(absolute(filePath), commentModuleSource(pages, components));
+      // The data first: a module under its final name always finds its comments.
+      await writeAside(dataFile(filePath), commentDataJson(pages));
+      await writeAside(absolute(filePath), externalModuleSource(dataFile(filePath), components));
     },
-    read: (filePath) => readFile(absolute(filePath), "utf8").then(parseCommentModule, () => undefined),
+    // Either kind, whichever the site (or an earlier release) wrote: the comments inside, or where the module says they are.
+    async read(filePath) {
+      const source = await readFile(absolute(filePath), "utf8").catch(() => undefined);
+      if (source === undefined) return undefined;
+      const data = externalDataFile(source);
+      if (data === undefined) return parseCommentModule(source);
+      return readFile(data, "utf8").then(parseCommentData, () => undefined);
+    },
     async prune(keep) {
-      const kept = new Set([...keep].map((filePath) => basename(filePath)));
+      const kept = new Set([...keep].flatMap((filePath) => [basename(filePath), basename(dataFile(filePath))]));
       const names = await readdir(dir).catch(() => [] as string[]);
       // `astro dev` and `astro build` keep separate stores but share this folder: a module the
       // other one wrote lately (or is writing) may still be in use there, so only old ones go.

@@ -6,7 +6,7 @@ import type { LoaderContext } from "astro/loaders";
 import type { CommentModules } from "./comment-modules.ts";
 import { CommentsConfigError } from "./errors.ts";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
-import { MODULE_FORMAT, shardOf } from "./render/comment-module.ts";
+import { shardOf } from "./render/comment-module.ts";
 
 export interface PageToStore {
   id: string;
@@ -50,7 +50,7 @@ export async function storeShards(context: Context, modules: CommentModules, pag
   }
   // The format and the import are part of the name: after either changes, no earlier module is reused as it is.
   const fileOf = (shard: number, members: readonly PageToStore[]) =>
-    modules.filePath(shard, context.generateDigest(`${MODULE_FORMAT}\n${modules.components}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
+    modules.filePath(shard, context.generateDigest(`${modules.signature}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
   // Each earlier module is read at most once, however many of its pages are kept.
   const earlier = new Map<string, Promise<Map<string, PageCommentsData> | undefined>>();
   const readEarlier = (filePath: string) => {

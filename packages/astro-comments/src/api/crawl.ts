@@ -59,7 +59,7 @@ async function crawlOnce<T>(options: CrawlOptions<T>): Promise<CrawlResult<T> & 
   const first = await options.fetchPage(1, options.perPage);
   const { total, per_page: perPage, last_page: lastPage } = first.body.meta;
   if (lastPage !== Math.max(1, Math.ceil(total / perPage))) {
-    throw new CommentsApiError({ failure: "contract", url: first.url, message: `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`, action: "The service's pagination looks broken; build again later." });
+    throw new CommentsApiError({ failure: "contract", url: first.url, message: `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`, action: "The service's pagination looks broken; try again later." });
   }
   const expectedCount = (page: number) => Math.max(0, Math.min(perPage, total - (page - 1) * perPage));
   const check = (fetched: FetchedPage, page: number) => {
@@ -93,7 +93,7 @@ export async function crawlAllPages<T>(options: CrawlOptions<T>): Promise<CrawlR
     } catch (error) {
       if (!(error instanceof ListChanged)) throw error;
       if (crawl >= maxCrawls) {
-        throw new CommentsApiError({ failure: "drift", url: options.endpoint, message: `the comments kept changing during ${crawl} crawls (${error.message})`, action: "Comments are being moderated right now; build again in a minute." });
+        throw new CommentsApiError({ failure: "drift", url: options.endpoint, message: `the comments kept changing during ${crawl} crawls (${error.message})`, action: "Comments are being moderated right now; try again in a minute." });
       }
       options.onRestart?.(error.message);
     }
