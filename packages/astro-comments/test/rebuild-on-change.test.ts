@@ -249,6 +249,37 @@ describe("when the answer is not certain, the host builds", () => {
     }
   });
 
+  it("when the service hangs or refuses the token, or the state is another domain's", async () => {
+    mock.setOutage("hang");
+    try {
+      const hung = await check(["--retries", "0", "--timeout", "500"]);
+      expect(oneLine(hung)).toMatch(/^astro-comments: cannot tell whether the comments changed: the comments API did not answer: no response headers within 0\.5 s; .*; build\.$/);
+      expect(hung.code).toBe(1);
+    } finally {
+      mock.setOutage("off");
+    }
+    const refused = await check([], { COMMENTS_API_TOKEN: "not-the-token" });
+    expect(oneLine(refused)).toMatch(/^astro-comments: cannot tell whether the comments changed: the comments API rejected the API token .*HTTP 401\); build\.$/);
+    expect(refused.output).not.toContain("not-the-token");
+    expect(refused.code).toBe(1);
+    const other = await check(["--domain", "example.com"]);
+    expect(oneLine(other)).toBe(`astro-comments: cannot tell whether the comments changed: the deployed state at ${stateUrl} is of ${DOMAIN}, not example.com; build.`);
+    expect(other.code).toBe(1);
+  });
+
+  it("when the service's rate limit asks for a longer wait than the check's budget", async () => {
+    const limited = await startMockServer({ dataset: { seed: 2, size: 10 }, faults: { rateLimit: { limit: 1, windowMs: 60_000 } } });
+    try {
+      for (let i = 0; i < 150; i++) limited.addComment({ domain: DOMAIN, path: "/posts/hello-world", name: "Many", content: `Comment ${i}`, created_at: "2026-03-04T10:00:00.000000Z" });
+      // The window's Retry-After is about a minute: far past a 5 s budget, whatever the timing.
+      const result = await check(["--rate-limit-wait", "5000"], { COMMENTS_API_URL: limited.url });
+      expect(oneLine(result)).toMatch(/^astro-comments: cannot tell whether the comments changed: the comments service's rate limit \(1 request a minute\) asks to wait \d+ s \(Retry-After\), more than the 5 s left of --rate-limit-wait \(5 s\); this site needs 2 pages of 100 comments, 1 fetched so far .*; build\.$/);
+      expect(result.code).toBe(1);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("when it is asked something it does not know", async () => {
     const result = await check(["--per-page", "500"]);
     expect(oneLine(result)).toBe("astro-comments: cannot tell whether the comments changed: --per-page must be a whole number from 1 to 100, not \"500\"; build.");

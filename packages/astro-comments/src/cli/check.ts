@@ -173,7 +173,8 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     logger.info(`crawled ${summary.requests} requests of ${summary.perPage} in ${summary.seconds.toFixed(1)} s`);
     current = result;
   } catch (error) {
-    return unsure(firstLine(error as Error));
+    // The shared client names the integration's option; here it is a flag.
+    return unsure(firstLine(error as Error).replace("rateLimitWait", "--rate-limit-wait"));
   }
   const verdict = compareStates(deployed, current);
   say(verdict.line);

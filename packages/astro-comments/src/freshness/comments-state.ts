@@ -90,6 +90,8 @@ interface PageSum {
 export class StateCollector {
   readonly #info: StateInfo;
   readonly #pages = new Map<string, PageSum>();
+  /** Path as served → page key: a page's threads repeat its path, and pathKey is as dear as the hash. */
+  readonly #keys = new Map<string, string>();
 
   constructor(info: StateInfo) {
     this.#info = info;
@@ -97,7 +99,8 @@ export class StateCollector {
 
   add(_page: number, threads: Iterable<CommentThread>): void {
     for (const thread of threads) {
-      const key = pathKey(thread.path);
+      let key = this.#keys.get(thread.path);
+      if (key === undefined) this.#keys.set(thread.path, (key = pathKey(thread.path)));
       const page = this.#pages.get(key) ?? { count: 0, sum: 0n };
       page.count += 1 + thread.children.length;
       page.sum = (page.sum + BigInt(`0x${threadHash(thread)}`)) & MODULUS_MASK;
