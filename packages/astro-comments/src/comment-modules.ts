@@ -11,7 +11,7 @@ import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsConfigError } from "./errors.ts";
-import { commentDataJson, commentModuleSource, externalDataFile, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule } from "./render/comment-module.ts";
+import { commentDataFile, commentModuleSource, externalDataFile, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule } from "./render/comment-module.ts";
 
 export interface CommentModules {
   /** The folder, for messages. */
@@ -81,8 +81,9 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
       await (made ??= mkdir(dir, { recursive: true }));
       if (inline) return writeAside(absolute(filePath), commentModuleSource(pages, components));
       // The data first: a module under its final name always finds its comments.
-      await writeAside(dataFile(filePath), commentDataJson(pages));
-      await writeAside(absolute(filePath), externalModuleSource(dataFile(filePath), components));
+      const { json, index } = commentDataFile(pages);
+      await writeAside(dataFile(filePath), json);
+      await writeAside(absolute(filePath), externalModuleSource(dataFile(filePath), index, components));
     },
     // Either kind, whichever the site (or an earlier release) wrote: the comments inside, or where the module says they are.
     async read(filePath) {

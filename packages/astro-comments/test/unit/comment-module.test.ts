@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PageCommentsData } from "../../src/entry-schema.ts";
-import { commentDataJson, commentModuleSource, externalDataFile, externalModuleSource, parseCommentData, parseCommentModule, SHARDS, shardOf } from "../../src/render/comment-module.ts";
+import { commentDataFile, commentModuleSource, externalDataFile, externalModuleSource, parseCommentData, parseCommentModule, SHARDS, shardOf } from "../../src/render/comment-module.ts";
 
 const hostile = ["\u2028\u2029", "</script><script>alert(1)</script>", "*/ throw 1; /*", "\n}; export const x = 1; //", "`${x}`", "\\", "\ud83d\ude00"].join(" ");
 const page = (path: string, text: string): PageCommentsData => ({
@@ -47,12 +47,13 @@ describe("comment module source", () => {
 describe("comment module with its comments beside it (sites without on-demand pages)", () => {
   const pages = new Map([["/posts/a", page("/posts/a", hostile)], ["/posts/\u2028b", page("/posts/\u2028b", "plain")]]);
   const dataFile = join(mkdtempSync(join(tmpdir(), "ac-module-")), "comments-0-abc.json");
-  writeFileSync(dataFile, commentDataJson(pages));
-  const source = externalModuleSource(dataFile, "../../../astro-comments/components/index.ts");
+  const { json, index } = commentDataFile(pages);
+  writeFileSync(dataFile, json);
+  const source = externalModuleSource(dataFile, index, "../../../astro-comments/components/index.ts");
 
   it("holds no comment text, and its frontmatter is every page's comments exactly, read from the file", async () => {
     expect(source).not.toContain("plain");
-    expect(source.length).toBeLessThan(600);
+    expect(source.length).toBeLessThan(1200);
     const module = await evaluate(source);
     expect(module["frontmatter"]).toEqual(Object.fromEntries(pages));
     expect(Object.keys(module).sort()).toEqual(["Content", "frontmatter"]);
@@ -61,12 +62,12 @@ describe("comment module with its comments beside it (sites without on-demand pa
   it("says where its comments are, for a later sync to read them back, whatever the path holds", () => {
     expect(externalDataFile(source)).toBe(dataFile);
     const odd = 'C:\\Users\\a "quoted" name\\comments-1-x.json';
-    expect(externalDataFile(externalModuleSource(odd, "./c.ts"))).toBe(odd);
+    expect(externalDataFile(externalModuleSource(odd, [], "./c.ts"))).toBe(odd);
     expect(externalDataFile(commentModuleSource(pages, "./c.ts"))).toBeUndefined();
   });
 
   it("reads its data file back, and nothing else", () => {
-    expect(parseCommentData(commentDataJson(pages))).toEqual(pages);
+    expect(parseCommentData(json)).toEqual(pages);
     expect(parseCommentData("null")).toBeUndefined();
     expect(parseCommentData('{"/a": {"path": "/a"}}')).toBeUndefined();
     expect(parseCommentData("{")).toBeUndefined();
