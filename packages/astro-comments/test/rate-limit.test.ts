@@ -55,6 +55,8 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
     expect(pauses.length).toBeGreaterThanOrEqual(1);
     expect(pauses.length).toBeLessThanOrEqual(periodsNeeded - 1);
     expect(summary.rateLimitPauses).toBe(pauses.length);
+    // The crawl's waiting is counted once per pause, however many requests waited it out.
+    expect(summary.rateLimitSeconds).toBeLessThanOrEqual(pauses.length * (Math.ceil(windowMs / 1000) + 0.25));
     for (const line of pauses) {
       const [, announced, done, of, seconds] = pauseLine.exec(line) ?? [];
       expect(Number(announced), line).toBe(limit);

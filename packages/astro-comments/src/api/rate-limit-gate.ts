@@ -24,7 +24,10 @@ export interface RateLimitHeaders {
 /** One crawl's allowance of rate-limit waiting, in ms, and who hears of the pauses it starts. */
 export interface WaitBudget {
   readonly limitMs: number;
+  /** The crawl's time spent paused: requests waiting out the same pause together count it once. */
   waitedMs: number;
+  /** Until when the pauses have been counted (on the gate's clock). */
+  countedUntil?: number;
   /** Told once per pause this crawl starts (a refused request that joins a pause already on says nothing). */
   onPause?: ((pause: Pause) => void) | undefined;
 }
@@ -90,8 +93,12 @@ export class RateLimitGate {
       const now = this.#clock.now();
       if (this.#pausedUntil > now) {
         const wait = this.#pausedUntil - now;
-        if (budget.waitedMs + wait > budget.limitMs) throw new RateLimitBudgetExceeded(this.#describe(wait, undefined), budget);
-        budget.waitedMs += wait;
+        const uncounted = this.#pausedUntil - Math.max(now, budget.countedUntil ?? 0);
+        if (uncounted > 0) {
+          if (budget.waitedMs + uncounted > budget.limitMs) throw new RateLimitBudgetExceeded(this.#describe(wait, undefined), budget);
+          budget.waitedMs += uncounted;
+          budget.countedUntil = this.#pausedUntil;
+        }
         waitedMs += wait;
         await this.#clock.sleep(wait);
         continue;

@@ -12,9 +12,12 @@ function fakeClock() {
     clock: {
       now: () => now,
       random: () => 0,
+      // Sleepers that start together wake together, as on a real clock.
       sleep: async (ms: number) => {
         sleeps.push(ms);
-        now += ms;
+        const until = now + ms;
+        await Promise.resolve();
+        now = Math.max(now, until);
       },
     },
   };
@@ -39,9 +42,11 @@ describe("rate-limit gate", () => {
     b.leave(undefined);
     expect(crawl.pauses).toHaveLength(1);
     expect(crawl.pauses[0]).toMatchObject({ waitMs: 58_000, limit: 60, retryAfter: 58 });
-    const next = await gate.enter(crawl);
+    const [next, other] = await Promise.all([gate.enter(crawl), gate.enter(crawl)]);
     expect(next.waitedMs).toBe(58_000);
-    expect(sleeps).toEqual([58_000]);
+    expect(other.waitedMs).toBe(58_000);
+    expect(sleeps).toEqual([58_000, 58_000]);
+    // Two requests waited out one pause: the crawl spent 58 s, not 116 s, of its budget.
     expect(crawl.waitedMs).toBe(58_000);
   });
 
