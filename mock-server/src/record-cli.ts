@@ -18,6 +18,8 @@ COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or from .env in the
 
   --out FILE   where to write the comments (JSON, format comments-mock-data version 1)`;
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 export async function main(argv: string[]): Promise<number> {
   let values;
   try {
@@ -46,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   const replies = threads.reduce((sum, thread) => sum + thread.children.length, 0);
   const { pages, seconds } = crawl.summary;
   process.stdout.write(
-    redact(`comments-mock record: saved ${threads.length} comments and ${replies} replies of ${credentials.domain} from ${credentials.endpoint.href} to ${out} (${pages} page${pages === 1 ? "" : "s"}, ${seconds.toFixed(1)} s). Serve them with: comments-mock --data ${values.out}\n`),
+    redact(`comments-mock record: saved ${plural(threads.length, "comment")} and ${plural(replies, "reply", "replies")} of ${credentials.domain} from ${credentials.endpoint.href} to ${out} (${plural(pages, "page")}, ${seconds.toFixed(1)} s). Serve them with: comments-mock --data ${values.out}\n`),
   );
   return 0;
 }

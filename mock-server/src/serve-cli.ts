@@ -7,7 +7,7 @@ import { DEFAULT_MAX_PER_PAGE, DEFAULT_PORT, DEFAULT_TOKEN } from "./defaults.ts
 import type { FaultOptions } from "./faults.ts";
 import { startMockServer, type MockServer, type MockServerOptions } from "./server.ts";
 
-export const usage = `Usage: comments-mock [options]           serve the comments API (this command)
+const usage = `Usage: comments-mock [options]           serve the comments API (this command)
        comments-mock record --out FILE   save your site's comments from the real service to FILE
        comments-mock verify [--strict]   check the real service against the API contract
        comments-mock admin <command>     add or approve comments, or cause an outage, in a running mock
@@ -92,7 +92,7 @@ function pathsOf(value: string | undefined): number | string[] | undefined {
 }
 
 /** Reads the command line into the server's options; throws UsageError on anything it does not take. */
-export function serveOptions(argv: string[]): MockServerOptions | "help" {
+function serveOptions(argv: string[]): MockServerOptions | "help" {
   let parsed;
   try {
     parsed = parseArgs({
@@ -165,7 +165,7 @@ export function serveOptions(argv: string[]): MockServerOptions | "help" {
 }
 
 /** What the mock prints once it listens; the first line's form is part of the command's interface. */
-export function banner(server: MockServer): string {
+function banner(server: MockServer): string {
   const domains = server.domains.map(({ domain }) => domain);
   const first = server.domains.find(({ total }) => total > 0)?.domain ?? domains[0] ?? "example.com";
   const path = server.store.threads(first)[0]?.path ?? "/";

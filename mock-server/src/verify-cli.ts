@@ -54,7 +54,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof CommentsApiError)) throw error;
     if (error.failure !== "contract") throw new CommandError(`Cannot verify ${redact(credentials.endpoint.href)} for ${credentials.domain}: ${serviceFailure(error, redact)}`, 2);
-    if (report.count("breaking") === 0) report.fail(redact(error.url), serviceFailure(error, redact));
+    if (report.count("breaking") === 0) {
+      // The client's words without the URL and advice it appends: the finding line names the URL.
+      const message = serviceFailure(error, redact);
+      const at = message.lastIndexOf(` (${redact(error.url)}`);
+      report.fail(redact(error.url), at > 0 ? message.slice(0, at) : message);
+    }
   }
 
   const breaking = report.count("breaking");

@@ -144,6 +144,17 @@ describe("comments-mock verify", () => {
     expectNoToken(run.stdout, run.stderr);
   });
 
+  it("fails on pagination that does not add up, in the client's words", async () => {
+    const mock = await service();
+    const broken = await rewritingProxy(mock, (body) => Object.assign(body.meta, { last_page: body.meta.last_page + 1 }));
+    const run = await cli(siteFolder(broken), ["verify"]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(lines(run)).toEqual([
+      `comments-mock verify: FAIL: ${broken}/api/comments for ${DOMAIN} breaks the contract: 1 breaking difference, 0 tolerated (1 response checked)`,
+      `${broken}/api/comments?domain=${DOMAIN}&per_page=100&page=1 $: meta is inconsistent (total 260, per_page 100, last_page 4) (breaking: the client refuses this response)`,
+    ]);
+  });
+
   it("lists fields the contract does not have as tolerated, and fails on them with --strict", async () => {
     const mock = await service();
     const extended = await rewritingProxy(mock, (body) => {

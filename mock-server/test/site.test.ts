@@ -91,6 +91,10 @@ describe("--data: exactly the comments of a data file", () => {
     expect((await get(mock.url, "domain=my-site.test", mock.token)).status).toBe(403);
   });
 
+  it("refuses several files under one --domain: each file is its domain's", async () => {
+    await expect(startMockServer({ data: [file(), data([])], domain: "one.test" })).rejects.toThrow(/^Cannot serve several data files under the given domain/);
+  });
+
   it("knows a recorded domain without comments: an empty list, not a refusal", async () => {
     mock = await startMockServer({ data: [data([], "quiet.test"), writeData("other.json", data([{ created_at: "2026-01-01T00:00:00.000000Z", name: "A", content: "x", path: "/" }], "busy.test"))] });
     expect((await list(mock, "domain=quiet.test")).meta.total).toBe(0);
