@@ -29,12 +29,17 @@ export interface MockServerOptions {
    * The site's own domain, or several: the comments are served under it (each of them) and no other.
    * Without `data`, that is the generated dataset, example.com's showcase threads included; with
    * `dataset.paths` as the site's paths, every comment is on one of them.
+   * @example
+   * startMockServer({ domain: "my-site.test", dataset: { paths: ["/", "/posts/first-post"] } })
    */
   domain?: string | readonly string[];
   /**
    * Serve exactly the comments of a data file (as `comments-mock record` writes it), approved ones
-   * only, instead of a generated dataset: its path, or its content. Several files: each on its own
-   * domain. Loading fails with a MockDataError naming the record and field that are wrong.
+   * only, instead of a generated dataset: its path (relative to the current folder), or its
+   * content. Several files: each on its own domain. Loading fails with a MockDataError naming the
+   * record and field that are wrong.
+   * @example
+   * startMockServer({ data: "test/fixtures/comments.json", domain: "my-site.test" })
    */
   data?: MockDataSource | readonly MockDataSource[];
   /** Dataset to generate (seed, size, paths), unless `data` or `comments` gives the comments. */
