@@ -6,3 +6,4 @@ export { CommentsApiError } from "../../packages/astro-comments/src/api/api-erro
 export { collectThreads } from "../../packages/astro-comments/src/api/crawl.ts";
 export { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSummary } from "../../packages/astro-comments/src/api/crawl-comments.ts";
 export { credentialsFromEnv, type Credentials } from "../../packages/astro-comments/src/api/credentials.ts";
+export { readCommentsEnv } from "../../packages/astro-comments/src/cli/read-env.ts";

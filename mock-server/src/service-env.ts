@@ -1,22 +1,17 @@
-// The real service's credentials for `record` and `verify`, read as a site's build reads them:
-// COMMENTS_API_URL, COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or from .env in
-// the current folder; a variable set in the environment wins over the file, as with Vite's loadEnv.
-import { readFileSync } from "node:fs";
+// The real service's credentials for `record` and `verify`, read as a site's production build
+// reads them: COMMENTS_API_URL, COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or
+// from the current folder's .env files in Vite's order (the same reader as `astro-comments check`).
 import { join } from "node:path";
-import { parseEnv } from "node:util";
 import { CommandError } from "./cli-errors.ts";
-import { credentialsFromEnv, type Credentials, type CrawlLogger } from "./service-client.ts";
+import { credentialsFromEnv, readCommentsEnv, type Credentials, type CrawlLogger } from "./service-client.ts";
 
-/** The environment with .env (if the folder has one) underneath it. */
+/** The COMMENTS_* variables: the environment over .env, .env.local, .env.production and .env.production.local. */
 export function environment(folder = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
-  let text: string;
   try {
-    text = readFileSync(join(folder, ".env"), "utf8");
+    return readCommentsEnv(folder, "production", env);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ...env };
-    throw new CommandError(`Cannot read ${join(folder, ".env")}: ${(error as Error).message}. Fix its permissions, or set the variables in the environment.`);
+    throw new CommandError(`Cannot read the .env files in ${join(folder)}: ${(error as Error).message}. Fix their permissions, or set the variables in the environment.`);
   }
-  return { ...parseEnv(text), ...env };
 }
 
 /** The credentials, or a CommandError naming every variable that is missing or wrong (never the token's value). */
