@@ -5,6 +5,7 @@
 // difference on many comments and pages is one finding, with a count.
 import type { SchemaError } from "@astro-comments/schema";
 import { jsonPath, valueAt } from "./json-path.ts";
+import { isDecimalString, metaNumbers } from "./service-client.ts";
 
 export type Verdict = "breaking" | "tolerated";
 
@@ -21,9 +22,8 @@ export interface Finding {
   pages: Set<string>;
 }
 
-// The meta numbers the client reads from decimal strings (http-client.ts, readDecimalStrings).
-const metaNumber = /^\/meta\/(current_page|from|to|last_page|per_page|total)$/;
-const decimalString = /^(0|[1-9][0-9]{0,14})$/;
+// The meta numbers the client reads from decimal strings, by the client's own rule.
+const metaNumber = new RegExp(`^/meta/(${metaNumbers.join("|")})$`);
 
 const shown = (value: unknown) => {
   const text = value === undefined ? "nothing" : JSON.stringify(value);
@@ -90,7 +90,7 @@ function classify(pointer: string, errors: readonly SchemaError[], value: unknow
     const field = String(first.params.additionalProperty);
     return { verdict: "tolerated", problem: `a field the contract does not have ("${field}")`, tolerance: "the client drops it", kind: "unknown" };
   }
-  if (metaNumber.test(pointer) && typeof value === "string" && decimalString.test(value)) {
+  if (metaNumber.test(pointer) && isDecimalString(value)) {
     return { verdict: "tolerated", problem: `a number sent as a string (${shown(value)})`, tolerance: "the client reads it as the number", kind: "decimal-string" };
   }
   if (first.keyword === "required") return { verdict: "breaking", problem: "missing", kind: "required" };

@@ -7,3 +7,4 @@ export { collectThreads } from "../../packages/astro-comments/src/api/crawl.ts";
 export { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSummary } from "../../packages/astro-comments/src/api/crawl-comments.ts";
 export { credentialsFromEnv, type Credentials } from "../../packages/astro-comments/src/api/credentials.ts";
 export { readCommentsEnv } from "../../packages/astro-comments/src/cli/read-env.ts";
+export { isDecimalString, metaNumbers } from "../../packages/astro-comments/src/api/http-client.ts";

@@ -122,7 +122,11 @@ function refusal(status: number, body: unknown, domain: string, perPage: number)
   }
 }
 
-const metaNumbers = ["current_page", "from", "to", "last_page", "per_page", "total"] as const;
+/** The meta fields the client reads from decimal strings (contract reports tolerate exactly these). */
+export const metaNumbers = ["current_page", "from", "to", "last_page", "per_page", "total"] as const;
+
+/** A decimal string the client reads as the number it spells. */
+export const isDecimalString = (value: unknown): value is string => typeof value === "string" && /^(0|[1-9][0-9]{0,14})$/.test(value);
 
 /**
  * Laravel before 9.2 sends `per_page` as the query string it was given ("50"). A decimal string is
@@ -133,7 +137,7 @@ function readDecimalStrings(body: unknown): void {
   if (meta === null || typeof meta !== "object") return;
   for (const key of metaNumbers) {
     const value = meta[key];
-    if (typeof value === "string" && /^(0|[1-9][0-9]{0,14})$/.test(value)) meta[key] = Number(value);
+    if (isDecimalString(value)) meta[key] = Number(value);
   }
 }
 
