@@ -173,6 +173,23 @@ describe("before any approved comment changed", () => {
     expect(code.code, code.output).toBe(1);
   });
 
+  it("Netlify's ignore command builds, and downloads nothing, where the package is not installed", async () => {
+    const bare = mkdtempSync(join(tmpdir(), "ac-recipes-bare-"));
+    try {
+      const git = (...args: string[]) => run("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], bare);
+      await git("init", "-q");
+      writeFileSync(join(bare, "page.txt"), "one");
+      await git("add", "page.txt");
+      await git("commit", "-q", "-m", "one");
+      const head = (await git("rev-parse", "HEAD")).stdout.trim();
+      const result = await run("bash", ["-c", netlifyIgnore()], bare, { ...commentsEnv(), npm_config_offline: "true", npm_config_update_notifier: "false", CACHED_COMMIT_REF: head, COMMIT_REF: head });
+      expect(result.code, result.output).not.toBe(0);
+      expect(result.output).not.toContain("astro-comments:");
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
   it("Vercel's Ignored Build Step skips the build, and builds on new code or a first deployment", async () => {
     const [before, after] = commits as [string, string];
     expect((await recipe(vercelIgnore(), { VERCEL_GIT_PREVIOUS_SHA: after, VERCEL_GIT_COMMIT_SHA: after })).code).toBe(0);

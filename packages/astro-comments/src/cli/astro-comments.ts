@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The package's command, `npx astro-comments <command>`, run in the site's folder. Named after the
-// package so that npx finds it either way: installed in the site, or fetched by that name (a bin
-// of another name would make npx look for a package of that name). No Astro or Vite is loaded.
+// The package's command, `npx --no astro-comments <command>`, run in the site's folder: named after
+// the package, the one name a site's owner already knows. `--no` keeps npx to the installed copy.
+// No Astro or Vite is loaded.
 import { setFlagsFromString } from "node:v8";
 import { check } from "./check.ts";
 
-const usage = `Usage: npx astro-comments check [options]   (npx astro-comments check --help for the options)\n`;
+const usage = `Usage: npx --no astro-comments check [options]   (npx --no astro-comments check --help for the options)\n`;
 
 const [command, ...args] = process.argv.slice(2);
 if (command === "check") {

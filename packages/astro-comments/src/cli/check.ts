@@ -22,7 +22,7 @@ export const STATE_ENV = "COMMENTS_STATE_URL";
  */
 const CHECK_RATE_LIMIT_WAIT = 60_000;
 
-export const checkUsage = `Usage: npx astro-comments check [options]
+export const checkUsage = `Usage: npx --no astro-comments check [options]
 
 Did the approved comments change since the deployed build? Prints one line; exits 0 when nothing
 changed (a host's ignore step then skips the build) and 1 when they changed or the answer is not
@@ -131,7 +131,7 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
   try {
     flags = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    return unsure(`${(error as Error).message.split("\n")[0]} (npx astro-comments check --help lists the options)`);
+    return unsure(`${(error as Error).message.split("\n")[0]} (npx --no astro-comments check --help lists the options)`);
   }
   if (flags.help) {
     io.print(checkUsage);
