@@ -4,6 +4,7 @@
 import type { BaseIntegrationHooks } from "astro";
 import type { FetchStatus } from "./fetch-status.ts";
 import { LOADER_NAME } from "./loader.ts";
+import { STATE_MODULE } from "./freshness/state-module.ts";
 import { virtualModuleIds } from "./virtual-module.ts";
 
 type ServerSetup = Parameters<BaseIntegrationHooks["astro:server:setup"]>[0];
@@ -49,10 +50,10 @@ export function setupDevRefresh({ server, refreshContent, logger }: Pick<ServerS
     server.httpServer?.once("close", () => clearInterval(timer));
   }
 
-  // The status modules are baked into the pages; when the status changes they must load again.
+  // The status and state modules are baked into the pages and routes; after a sync they must load again.
   return () => {
     for (const environment of Object.values(server.environments)) {
-      for (const id of virtualModuleIds) {
+      for (const id of [...virtualModuleIds, STATE_MODULE]) {
         const module = environment.moduleGraph.getModuleById(`\0${id}`);
         if (module) environment.moduleGraph.invalidateModule(module);
       }
