@@ -3,7 +3,8 @@
 // with 50 ms added to every answer, on issue 17's blog shape at 10k, 50k and 53k comments. Prints
 // its wall time (median and range of the runs) and peak RSS beside issue 17's network floor F:
 // the fewest requests the service allows × latency ÷ connections. `node scripts/bench-check.ts`
-// after `npm run build`; BENCH_ROUNDS sets the runs per size (default 5).
+// after `npm run build`; BENCH_ROUNDS sets the runs per size (default 5). `npm run bench` puts one
+// check per round beside its builds through measureCheck.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -102,16 +103,15 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
   const mock = await startMockProcess(["--token", TOKEN, "--data", data, "--latency", String(LATENCY_MS)]);
   try {
     const env = { COMMENTS_DOMAIN: issue17Blog.domain, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN };
-    // The deployed state: what a build of this blog publishes, from one crawl here.
     const credentials = credentialsFromEnv(env);
     // Issue 17's floor counts the fewest requests the service allows (its largest page, 100) and
     // leaves page 1's own round trip out; the ideal crawl is page 1, then the rest in waves.
     const requests = Math.ceil(topLevel / PREFERRED_PER_PAGE);
     const crawlState = () => crawlComments(credentials, crawlDefaults, quiet, () => new StateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
-    const { result: state } = await crawlState();
-    if (state.comments !== comments) throw new Error(`the crawl found ${state.comments} comments, the blog has ${comments}`);
+    // The deployed state: what a build of this blog publishes, from one crawl here.
     const statePath = join(work, `state-${topLevel}.json`);
-    writeFileSync(statePath, JSON.stringify(state));
+    const found = await deployedState(env, statePath);
+    if (found.comments !== comments) throw new Error(`the crawl found ${found.comments} comments, the blog has ${comments}`);
     // Interleaved, so that the machine's load hits both alike.
     const runs: CheckRun[] = [];
     const crawls: number[] = [];
@@ -128,7 +128,7 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
       crawl: spread(crawls),
       bare: spread(bare),
       topLevel,
-      pages: Object.keys(state.pages).length,
+      pages: found.pages,
       requests,
       floor: (requests * LATENCY_MS) / concurrency / 1000,
       ideal: (LATENCY_MS * (1 + Math.ceil((requests - 1) / concurrency))) / 1000,
@@ -140,6 +140,31 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
   }
 }
 
+/** The deployed state a build of the mock's comments publishes, from one crawl, as a file. */
+async function deployedState(env: Record<string, string>, statePath: string): Promise<{ comments: number; pages: number }> {
+  const credentials = credentialsFromEnv(env);
+  const { result: state } = await crawlComments(credentials, crawlDefaults, quiet, () => new StateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+  writeFileSync(statePath, JSON.stringify(state));
+  return { comments: state.comments, pages: Object.keys(state.pages).length };
+}
+
+/** One check (the packaged bin, its own process) against an already running mock whose comments did not change. */
+export async function measureCheck(mock: { url: string; token: string; domain: string }): Promise<{ seconds: number; peakMiB: number }> {
+  const work = mkdtempSync(join(tmpdir(), "ac-bench-check-"));
+  try {
+    const env = { COMMENTS_DOMAIN: mock.domain, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
+    const statePath = join(work, "state.json");
+    await deployedState(env, statePath);
+    const run = await runCheck(env, statePath);
+    return { seconds: run.seconds, peakMiB: run.rssMiB };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await standalone();
+
+async function standalone(): Promise<void> {
 if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first.`);
 const work = mkdtempSync(join(tmpdir(), "ac-bench-check-"));
 const loadBefore = loadavg()[0]!.toFixed(1);
@@ -165,4 +190,5 @@ try {
   process.stdout.write(`Targets: check within ${TARGET.ofFloor}× F (worst ${(worst.time.median / worst.floor).toFixed(2)}× at ${formatNumber(worst.comments)} comments); peak RSS under ${TARGET.rssMiB} MiB (highest run ${heaviest.toFixed(0)} MiB).\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
 }

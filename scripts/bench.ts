@@ -6,10 +6,10 @@
 // Each round runs every measurement once (crawls, cold builds, warm builds, the incremental build,
 // the sanitizer), so drift on this shared machine hits all rows alike; the table gives the median
 // and range over the rounds, and each overhead is the median of the per-round differences.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { request } from "undici";
 import { clearCaches, integrationFingerprint, runBuild, type BuildRun, type Variant } from "../bench/builds.ts";
 import { crawlIdealSeconds, crawlOurs, crawlSequential, networkFloor, type CrawlRun } from "../bench/crawls.ts";
@@ -19,6 +19,7 @@ import { DEFAULT_MAX_PER_PAGE } from "../mock-server/src/index.ts";
 import { crawlDefaults } from "../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../packages/astro-comments/src/api/credentials.ts";
 import { measureSanitizerRates, sanitizerBodies, sanitizers } from "./bench-sanitizer.ts";
+import { measureCheck } from "./bench-check.ts";
 import { startMockProcess, type MockProcess } from "./mock-process.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -48,28 +49,7 @@ type RunKey = ReturnType<typeof runKey>;
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
 // ---------------------------------------------------------------------------------------------
-// Issue 21's freshness check. HOOK: scripts/bench-check.ts (issue 21's standalone measurement of
-// `npx astro-comments check`) gets a row here once it exports
-//   measureCheck(mock: { url, token, domain }): Promise<{ seconds, peakMiB }>
-// (the deployed state made from one crawl of this mock, then one run of the packaged bin in its
-// own process), with its own table behind `if (import.meta.main)`. Until then the row says why it
-// is empty. The file is read before it is imported: importing a script without that guard would
-// run its whole standalone measurement.
-
-interface CheckMeasurement {
-  seconds: number;
-  peakMiB: number;
-}
-type MeasureCheck = (mock: { url: string; token: string; domain: string }) => Promise<CheckMeasurement>;
-const checkModule = join(root, "scripts/bench-check.ts");
-const checkExport = /^export (async )?function measureCheck\b/m;
-
-async function loadMeasureCheck(): Promise<{ measure: MeasureCheck } | { missing: string }> {
-  if (!existsSync(checkModule)) return { missing: "scripts/bench-check.ts (issue 21) does not exist yet" };
-  if (!checkExport.test(readFileSync(checkModule, "utf8"))) return { missing: "scripts/bench-check.ts does not export measureCheck(mock) yet" };
-  const module = (await import(pathToFileURL(checkModule).href)) as { measureCheck: MeasureCheck };
-  return { measure: module.measureCheck };
-}
+// Issue 21's freshness check, one run per round beside the builds (scripts/bench-check.ts).
 
 // ---------------------------------------------------------------------------------------------
 // Setup: the blog's posts (bench/site/shared/posts.json, git-ignored), the comments file the mock
@@ -112,7 +92,7 @@ const crawlRuns = { ours: [] as CrawlRun[], sequential: [] as CrawlRun[] };
 const buildRuns = new Map<RunKey, BuildRun[]>(compared.flatMap((variant) => (["cold", "warm"] as const).map((state) => [runKey(variant, state), []] as [RunKey, BuildRun[]])));
 const incrementalRuns: BuildRun[] = [];
 const sanitizerRates = sanitizers.map((): number[] => []);
-const checkRuns: CheckMeasurement[] = [];
+const checkRuns: Array<Awaited<ReturnType<typeof measureCheck>>> = [];
 // The 1-minute load average before each build, and the builds before which the integration had changed.
 const loads: number[] = [];
 const rebuilds: string[] = [];
@@ -132,7 +112,6 @@ async function build(variant: Variant, env: Record<string, string>, label: strin
   return run;
 }
 
-const checkHook = await loadMeasureCheck();
 let mock: MockProcess | undefined;
 try {
   mock = await startMockProcess(["--token", TOKEN, "--domain", shape.domain, "--data", commentsFile, "--latency", String(LATENCY_MS)]);
@@ -162,11 +141,9 @@ try {
     incrementalRuns.push(await build("incremental", siteEnv, "incremental one new comment", tag));
     measureSanitizerRates(sanitizerBodies(), { rounds: SANITIZER_ROUNDS_PER_ROUND, sampleMs: SANITIZER_SAMPLE_MS }).forEach((rates, s) => sanitizerRates[s]!.push(...rates));
     log(`${tag} sanitizer: ${sanitizers.map(([name], s) => `${name} ${formatNumber(sanitizerRates[s]!.at(-1)!)} bodies/s`).join(", ")}`);
-    if ("measure" in checkHook) {
-      const check = await checkHook.measure({ url, token: TOKEN, domain: shape.domain });
-      checkRuns.push(check);
-      log(`${tag} freshness check: ${check.seconds.toFixed(2)} s, ${check.peakMiB.toFixed(0)} MiB`);
-    }
+    const check = await measureCheck({ url, token: TOKEN, domain: shape.domain });
+    checkRuns.push(check);
+    log(`${tag} freshness check: ${check.seconds.toFixed(2)} s, ${check.peakMiB.toFixed(0)} MiB`);
   }
 } finally {
   await mock?.close();
@@ -250,12 +227,10 @@ for (const state of ["cold", "warm"] as const) {
 }
 rows.push(buildRow(`build with comments and incremental builds, 1 new comment (vs the warm baseline)`, incrementalRuns, overhead(incrementalRuns, baselineRuns("warm")), "none (Astro restores unchanged pages)"));
 const warmBuild = of(runs("comments warm").map((r) => r.seconds));
-if (checkRuns.length > 0) {
+{
   const time = of(checkRuns.map((r) => r.seconds));
   const rss = of(checkRuns.map((r) => r.peakMiB));
-  rows.push(["freshness check (npx astro-comments check), nothing changed", seconds(time), secondsRange(time), `${(time.median / warmBuild.median).toFixed(2)}× the warm build with comments`, "", `${(time.median / F.seconds).toFixed(2)} F`, `${formatNumber(rss.median)} (${formatRange(rss)})`, "", "issue 21"]);
-} else {
-  rows.push(["freshness check (npx astro-comments check)", "not measured", "", "missing" in checkHook ? checkHook.missing : "", "", "", "", "", "issue 21"]);
+  rows.push(["freshness check (npx astro-comments check), nothing changed", seconds(time), secondsRange(time), `${(time.median / warmBuild.median).toFixed(2)}× the warm build with comments`, "", `${(time.median / F.seconds).toFixed(2)} F`, `${formatNumber(rss.median)} (${formatRange(rss)})`, "", "issue 21: ≤ 1.2 F, < 150 MiB"]);
 }
 
 const ours = of(crawlRuns.ours.map((r) => r.seconds));
