@@ -117,6 +117,8 @@ export class RateLimitGate {
       // Spent, nobody in flight, no reset time: one request finds out (a 429 says how long to wait).
       break;
     }
+    // Sent although the count said the limit was spent: its answer tells whether a new period began.
+    const probe = this.#spent();
     this.#inFlight++;
     this.#periodStart ??= this.#clock.now();
     const epoch = this.#epoch;
@@ -127,7 +129,7 @@ export class RateLimitGate {
         if (left) return;
         left = true;
         this.#inFlight--;
-        if (headers !== undefined && epoch === this.#epoch) this.#note(headers);
+        if (headers !== undefined && epoch === this.#epoch) this.#note(headers, probe);
         this.#wake();
       },
     };
@@ -169,10 +171,16 @@ export class RateLimitGate {
     return { waitMs, limit: this.#limit, periodMs, retryAfter };
   }
 
-  #note(headers: RateLimitHeaders): void {
+  /**
+   * Answers arrive out of order, so within a period the lowest count is the true one. An answer to
+   * a probe that was let through is the first of a new period (the service's own ran out without a
+   * 429): its count replaces the old one, or the crawl would go on one request at a time.
+   */
+  #note(headers: RateLimitHeaders, probe: boolean): void {
     this.#consecutivePauses = 0;
     if (headers.limit !== undefined) this.#limit = headers.limit;
-    if (headers.remaining !== undefined) this.#remaining = this.#remaining === undefined ? headers.remaining : Math.min(this.#remaining, headers.remaining);
+    if (probe) this.#periodStart = this.#clock.now();
+    if (headers.remaining !== undefined) this.#remaining = this.#remaining === undefined || probe ? headers.remaining : Math.min(this.#remaining, headers.remaining);
     if (headers.resetInMs !== undefined) this.#resetAt = this.#clock.now() + headers.resetInMs;
   }
 

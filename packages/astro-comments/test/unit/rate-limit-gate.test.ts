@@ -75,6 +75,18 @@ describe("rate-limit gate", () => {
     expect(crawl.pauses).toHaveLength(1);
   });
 
+  it("goes back to full concurrency when the probe finds that a new period began without a 429", async () => {
+    const { clock } = fakeClock();
+    const gate = new RateLimitGate(clock);
+    const crawl = budget();
+    (await gate.enter(crawl)).leave(headers(60, 0));
+    // The service's period ran out on its own: the probe is answered, with a fresh count.
+    (await gate.enter(crawl)).leave(headers(60, 59));
+    const admitted = await Promise.all([1, 2, 3, 4, 5, 6].map(() => gate.enter(crawl)));
+    expect(admitted).toHaveLength(6);
+    expect(crawl.pauses).toEqual([]);
+  });
+
   it("waits for X-RateLimit-Reset instead of probing when the service says when its period ends", async () => {
     const { clock, sleeps } = fakeClock();
     const gate = new RateLimitGate(clock);
