@@ -1,16 +1,20 @@
 // The build's and dev server's fetch of a domain's comments: the shared crawl (api/crawl-comments.ts)
-// with every thread kept, logging through Astro's logger. What becomes of the threads (entries,
-// digests, rendering) is the loader's business.
+// with every thread kept and, when the site publishes it, the state folded in as each page arrives;
+// logging through Astro's logger. What becomes of the threads (entries, digests, rendering) is the
+// loader's business.
 import type { AstroIntegrationLogger } from "astro";
 import type { CommentThread } from "./api/generated/api-types.ts";
-import { collectThreads } from "./api/crawl.ts";
+import { collectThreads, type PageCollector } from "./api/crawl.ts";
 import { crawlComments, type CrawlHooks, type CrawlSettings, type CrawlSummary } from "./api/crawl-comments.ts";
+import { StateCollector, type CompleteState } from "./freshness/comments-state.ts";
 import type { Credentials, ResolvedOptions } from "./options.ts";
 import type { SiteState } from "./site-registry.ts";
 
 export interface FetchedComments {
   threads: CommentThread[];
   summary: CrawlSummary;
+  /** What the build publishes (feeds.state); undefined when the site does not. */
+  state: CompleteState | undefined;
 }
 
 export type FetchOptions = Pick<ResolvedOptions, keyof CrawlSettings>;
@@ -35,15 +39,28 @@ export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfte
  */
 export function startFetch(site: Pick<SiteState, "options" | "command">, credentials: Credentials, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
   const options = site.command === "dev" ? whileWaited(site.options) : site.options;
-  const fetching = fetchAllComments(credentials, options, logger, overrides);
+  const fetching = fetchAllComments(credentials, options, logger, overrides, site.options.feeds.state !== undefined);
   // Handled here so a failure that lands before the loader awaits it is not an unhandled
   // rejection; the loader still gets the error when it awaits.
   fetching.catch(() => undefined);
   return fetching;
 }
 
-export async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
+export async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}, withState = false): Promise<FetchedComments> {
   logger.info(`fetching comments of ${credentials.domain} from ${credentials.endpoint.href}`);
-  const { result, summary } = await crawlComments(credentials, options, logger, collectThreads, overrides);
-  return { threads: result, summary };
+  const crawledAt = new Date().toISOString();
+  // The state is hashed page by page while the crawl waits on the network, not in a pass after it.
+  const collect = (): PageCollector<Omit<FetchedComments, "summary">> => {
+    const threads = collectThreads();
+    const state = withState ? new StateCollector({ domain: credentials.domain, crawledAt }) : undefined;
+    return {
+      add: (page, data) => {
+        threads.add(page, data);
+        state?.add(page, data);
+      },
+      finish: () => ({ threads: threads.finish(), state: state?.finish() }),
+    };
+  };
+  const { result, summary } = await crawlComments(credentials, options, logger, collect, overrides);
+  return { ...result, summary };
 }

@@ -15,7 +15,6 @@ import { commentModules, type CommentModules } from "./comment-modules.ts";
 import { storeShards, type PageToStore } from "./comment-shards.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "./render/aliases.ts";
 import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
-import { commentsStateOf } from "./freshness/comments-state.ts"; // issue 21: state
 import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
 import type { SiteState } from "./site-registry.ts";
 
@@ -66,8 +65,8 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     return;
   }
 
-  const { threads, summary } = fetched;
-  if (site.options.feeds.state !== undefined) site.state = commentsStateOf(threads, { domain: credentials.domain, crawledAt: new Date().toISOString() }); // issue 21: state
+  const { threads, summary, state } = fetched;
+  if (state !== undefined) site.state = state;
   const redirects = (context.config.redirects ?? {}) as Record<string, RedirectTarget>;
   const aliases = buildAliasMap(site.options.aliases, redirects, context.config.base);
   const pages = groupThreadsByPage(threads, aliasedKey(aliases));

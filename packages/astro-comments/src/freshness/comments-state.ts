@@ -123,10 +123,10 @@ export class StateCollector {
 }
 
 /**
- * The state of a crawl's threads, for a build that holds them all at once.
+ * The state of threads held all at once (a crawl folds its pages in with StateCollector instead).
  *
  * @example
- * site.state = commentsStateOf(threads, { domain: "example.com", crawledAt: new Date().toISOString() });
+ * const state = commentsStateOf(threads, { domain: "example.com", crawledAt: new Date().toISOString() });
  */
 export function commentsStateOf(threads: Iterable<CommentThread>, info: StateInfo): CompleteState {
   const collector = new StateCollector(info);
