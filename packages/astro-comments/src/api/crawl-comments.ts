@@ -8,7 +8,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { crawlAllPages, type PageCollector } from "./crawl.ts";
 import type { Credentials } from "./credentials.ts";
 import { createCommentsClient, PerPageRefused, type CommentsClientOptions } from "./http-client.ts";
-import { describeLimit, RateLimitGate, sharedGate, type GateClock, type Pause, type WaitBudget } from "./rate-limit-gate.ts";
+import { DEFAULT_RATE_LIMIT_WAIT_MS, describeLimit, RateLimitGate, sharedGate, type GateClock, type Pause, type WaitBudget } from "./rate-limit-gate.ts";
 
 export interface CrawlLogger {
   info(message: string): void;
@@ -39,7 +39,7 @@ export const crawlDefaults = {
   timeout: 10_000,
   retries: 5,
   giveUpAfter: 50_000,
-  rateLimitWait: 600_000,
+  rateLimitWait: DEFAULT_RATE_LIMIT_WAIT_MS,
   maxResponseBytes: 50 * 1024 * 1024,
 } as const satisfies Omit<CrawlSettings, "perPage">;
 

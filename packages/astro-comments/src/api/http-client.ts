@@ -7,7 +7,7 @@ import type { CommentListResponse, ValidationError } from "./generated/api-types
 import { createContractValidator, describeSchemaErrors } from "./generated/list-response-contract.ts";
 import { Agent, request } from "undici";
 import { CommentsApiError, type CommentsApiFailure } from "./api-error.ts";
-import { describeLimit, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type WaitBudget } from "./rate-limit-gate.ts";
+import { DEFAULT_RATE_LIMIT_WAIT_MS, describeLimit, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type WaitBudget } from "./rate-limit-gate.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
 
 export interface CommentsClientOptions {
@@ -147,7 +147,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const now = options.now ?? (() => performance.now());
   const gate = options.gate ?? new RateLimitGate({ now, sleep, random });
-  const budget: WaitBudget = options.rateLimitBudget ?? { limitMs: 600_000, waitedMs: 0 };
+  const budget: WaitBudget = options.rateLimitBudget ?? { limitMs: DEFAULT_RATE_LIMIT_WAIT_MS, waitedMs: 0 };
   const again = options.audience === "request" ? "try again later" : "build again later";
   const agent = new Agent({ connections: options.connections, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
   // Tolerant: an extra field from the service is dropped, not fatal; named fields are checked exactly.

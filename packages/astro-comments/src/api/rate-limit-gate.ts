@@ -60,6 +60,9 @@ export interface Admission {
   leave(headers: RateLimitHeaders | undefined): void;
 }
 
+/** What a crawl may spend waiting on rate limits when nobody says otherwise: ten minutes. */
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 600_000;
+
 // Without Retry-After, repeated 429s back off up to this; with one, a service that keeps answering
 // "retry after 0" is still not hammered.
 const MIN_BACKOFF_MS = 1_000;
