@@ -13,8 +13,9 @@ const usage = `Usage: comments-mock record --out FILE
 
 Saves every approved comment of your site, with its replies, from the comments service to FILE,
 for \`comments-mock --data FILE\` (offline work, test fixtures). Reads COMMENTS_API_URL,
-COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or from .env in the current folder
-(the environment wins). The token is sent in the Authorization header only, and written nowhere.
+COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or from the current folder's .env,
+.env.local, .env.production and .env.production.local, as a production build does (the
+environment wins). The token is sent in the Authorization header only, and written nowhere.
 
   --out FILE   where to write the comments (JSON, format comments-mock-data version 1)`;
 

@@ -1,7 +1,6 @@
 // The real service's credentials for `record` and `verify`, read as a site's production build
 // reads them: COMMENTS_API_URL, COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or
 // from the current folder's .env files in Vite's order (the same reader as `astro-comments check`).
-import { join } from "node:path";
 import { CommandError } from "./cli-errors.ts";
 import { credentialsFromEnv, readCommentsEnv, type Credentials, type CrawlLogger } from "./service-client.ts";
 
@@ -10,7 +9,7 @@ export function environment(folder = process.cwd(), env: NodeJS.ProcessEnv = pro
   try {
     return readCommentsEnv(folder, "production", env);
   } catch (error) {
-    throw new CommandError(`Cannot read the .env files in ${join(folder)}: ${(error as Error).message}. Fix their permissions, or set the variables in the environment.`);
+    throw new CommandError(`Cannot read the .env files in ${folder}: ${(error as Error).message}. Fix their permissions, or set the variables in the environment.`);
   }
 }
 

@@ -13,7 +13,8 @@ const usage = `Usage: comments-mock verify [--strict]
 
 Crawls your site's comments on the comments service, as a build does, and checks every response
 against the API contract. Reads COMMENTS_API_URL, COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the
-environment, or from .env in the current folder (the environment wins). Prints one summary line,
+environment, or from the current folder's .env files as a production build does (the environment
+wins). Prints one summary line,
 then one line per finding: <page URL> <JSONPath>: <problem> (breaking | tolerated: why).
 
 Exit code: 0 the service conforms (tolerated differences listed), 1 a breaking difference,
