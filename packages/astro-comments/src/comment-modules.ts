@@ -44,7 +44,7 @@ const posix = (path: string) => path.split(sep).join("/");
  * may render pages on demand, on a server that has no cacheDir. Without one, every page is
  * prerendered on this machine and the comments can stay on disk.
  */
-export function commentsInBundle(config: { output?: string; adapter?: unknown }): boolean {
+function commentsInBundle(config: { output?: string; adapter?: unknown }): boolean {
   return config.output === "server" || config.adapter !== undefined;
 }
 

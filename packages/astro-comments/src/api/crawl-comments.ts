@@ -46,7 +46,7 @@ export const crawlDefaults = {
 /** Asked for first: the most a validating Laravel service accepts (max:100), half the requests of its default 50. */
 export const PREFERRED_PER_PAGE = 100;
 /** The service's own default, accepted by every version. */
-export const FALLBACK_PER_PAGE = 50;
+const FALLBACK_PER_PAGE = 50;
 
 export interface CrawlSummary {
   requests: number;
