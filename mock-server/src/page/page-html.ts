@@ -10,7 +10,8 @@ import { outageModes, type OutageMode } from "../runtime-faults.ts";
 
 export const PAGE_PREFIX = "/__mock";
 
-const css = `:root{color-scheme:light dark;font:16px/1.5 system-ui,sans-serif}
+const css = `:root{color-scheme:light dark;background:Canvas;color:CanvasText;font:16px/1.5 system-ui,sans-serif}
+a{color:#0645ad}@media (prefers-color-scheme:dark){a{color:#8ab4f8}}
 body{margin:0 auto;max-width:60rem;padding:0 1rem 3rem}
 h1{font-size:1.5rem}h2{font-size:1.25rem;margin-top:2rem}h3{font-size:1.1rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid GrayText;vertical-align:top;overflow-wrap:anywhere}
@@ -53,18 +54,17 @@ function layout(title: string, flash: Flash | undefined, main: string): string {
 const actionButton = (action: string, label: string, back: string, name: string) =>
   `<form method="post" action="${PAGE_PREFIX}${action}"><input type="hidden" name="back" value="${escape(back)}"><button aria-label="${escape(`${label} ${name}`)}">${escape(label)}</button></form>`;
 
-function commentForm(back: string, domains: readonly string[], fields: { domain?: string; path?: string; replyTo?: number }): string {
-  const id = (name: string) => `${name}${fields.replyTo ?? ""}`;
-  const where = fields.replyTo === undefined
-    ? `<label for="${id("domain")}">Domain</label><select id="${id("domain")}" name="domain">${domains.map((d) => `<option${d === fields.domain ? " selected" : ""}>${escape(d)}</option>`).join("")}</select>
-<label for="${id("path")}">Path <span class="hint">the page, such as /posts/hello-world</span></label><input id="${id("path")}" name="path" required value="${escape(fields.path ?? "")}">`
-    : `<input type="hidden" name="replyTo" value="${fields.replyTo}">`;
-  return `<form method="post" action="${PAGE_PREFIX}/comments"><input type="hidden" name="back" value="${escape(back)}">${where}
-<label for="${id("name")}">Name</label><input id="${id("name")}" name="name" required autocomplete="off">
-<label for="${id("content")}">Content</label><textarea id="${id("content")}" name="content" required></textarea>
-<label for="${id("html")}">Raw html <span class="hint">optional: served as given, to test hostile markup; empty: derived from the content as the mock does</span></label><textarea id="${id("html")}" name="html"></textarea>
-<fieldset><legend>Status</legend><input type="radio" id="${id("approved")}" name="status" value="approved" checked><label for="${id("approved")}">approved</label><input type="radio" id="${id("pending")}" name="status" value="pending"><label for="${id("pending")}">pending</label></fieldset>
-<button>${fields.replyTo === undefined ? "Add the comment" : "Add the reply"}</button></form>`;
+/** The form that adds a comment; on a page's view, it may reply to one of the page's threads. */
+function commentForm(back: string, domains: readonly string[], fields: { domain?: string; path?: string; threads?: readonly StoredComment[]; replyTo?: number }): string {
+  const replies = fields.threads === undefined ? "" : `<label for="replyTo">Reply to <span class="hint">a thread of this page, or none for a new thread</span></label><select id="replyTo" name="replyTo"><option value="">none: a new thread</option>${fields.threads.map((c) => `<option value="${c.id}"${c.id === fields.replyTo ? " selected" : ""}>${escape(`${c.id}: ${c.name}`)}</option>`).join("")}</select>`;
+  return `<form method="post" action="${PAGE_PREFIX}/comments" id="add"><input type="hidden" name="back" value="${escape(back)}">
+<label for="domain">Domain</label><select id="domain" name="domain">${domains.map((d) => `<option${d === fields.domain ? " selected" : ""}>${escape(d)}</option>`).join("")}</select>
+<label for="path">Path <span class="hint">the page, such as /posts/hello-world</span></label><input id="path" name="path" required value="${escape(fields.path ?? "")}">${replies}
+<label for="name">Name</label><input id="name" name="name" required autocomplete="off">
+<label for="content">Content</label><textarea id="content" name="content" required></textarea>
+<label for="html">Raw html <span class="hint">optional: served as given, to test hostile markup; empty: derived from the content as the mock does</span></label><textarea id="html" name="html"></textarea>
+<fieldset><legend>Status</legend><input type="radio" id="approved" name="status" value="approved" checked><label for="approved">approved</label><input type="radio" id="pending" name="status" value="pending"><label for="pending">pending</label></fieldset>
+<button>Add the comment</button></form>`;
 }
 
 export interface OverviewState {
@@ -120,12 +120,14 @@ function commentHtml(comment: StoredComment, back: string, reply: boolean): stri
 <pre>${escape(comment.content)}</pre><details><summary>html as served</summary><pre><code>${escape(comment.html)}</code></pre></details><div class="actions">${moderation}</div></article>`;
 }
 
-export function pageHtml(domain: string, path: string, threads: readonly ThreadView[], served: number, flash: Flash | undefined, domains: readonly string[]): string {
+export function pageHtml(domain: string, path: string, threads: readonly ThreadView[], served: number, replyTo: number | undefined, flash: Flash | undefined, domains: readonly string[]): string {
   const back = pageLink(domain, path);
-  const list = threads.map(({ comment, replies }) => `${commentHtml(comment, back, false)}${replies.map((r) => commentHtml(r, back, true)).join("")}${comment.status === "approved" ? `<details class="reply"><summary>Reply to ${escape(comment.name)}</summary>${commentForm(back, domains, { replyTo: comment.id })}</details>` : ""}`).join("");
+  const replyLink = (c: StoredComment) => `<p><a href="${escape(`${back}&replyTo=${c.id}#add`)}" aria-label="${escape(`Reply to ${c.name}`)}">Reply</a></p>`;
+  const list = threads.map(({ comment, replies }) => `${commentHtml(comment, back, false)}${replies.map((r) => commentHtml(r, back, true)).join("")}${comment.status === "approved" ? replyLink(comment) : ""}`).join("");
+  const open = threads.map((t) => t.comment).filter((c) => c.status === "approved");
   return layout(`${domain} ${path}`, flash, `<p>The API serves ${served} thread${served === 1 ? "" : "s"} here (<code>GET /api/comments?domain=${escape(domain)}&amp;path=${escape(path)}</code>), oldest first; pending and rejected comments are listed too, as they are stored.</p>
 ${list || "<p>No comments on this page.</p>"}
-<h2>Add a comment here</h2>${commentForm(back, domains, { domain, path })}`);
+<h2>Add a comment or a reply here</h2>${commentForm(back, domains, { domain, path, threads: open, ...(replyTo === undefined ? {} : { replyTo }) })}`);
 }
 
 export function signInHtml(): string {

@@ -17,7 +17,8 @@ const securityHeaders = {
   "content-security-policy": contentSecurityPolicy,
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  // Not no-referrer: under it, browsers send "Origin: null" on form posts, which the Origin check refuses.
+  "referrer-policy": "same-origin",
   "cache-control": "no-store",
 };
 
@@ -66,14 +67,17 @@ function numberField(form: URLSearchParams, name: string, label: string): number
   return parsed;
 }
 
+// Browsers send a textarea's line breaks as CRLF; what was typed is LF.
+const text = (form: URLSearchParams, name: string) => (form.get(name) ?? "").replaceAll("\r\n", "\n");
+
 function newCommentOf(form: URLSearchParams): NewComment {
   const replyTo = numberField(form, "replyTo", "Reply to");
   return {
     ...(replyTo === undefined ? { domain: optional(form, "domain"), path: optional(form, "path") } : { replyTo }),
     name: form.get("name") ?? "",
-    content: form.get("content") ?? "",
-    // Raw html is kept byte for byte (hostile markup tests need its whitespace); empty means derived.
-    ...(form.get("html") ? { html: form.get("html")! } : {}),
+    content: text(form, "content"),
+    // Raw html is kept as typed (hostile markup tests need its whitespace); empty means derived.
+    ...(form.get("html") ? { html: text(form, "html") } : {}),
     status: (form.get("status") ?? "approved") as NewComment["status"],
   };
 }
@@ -136,7 +140,8 @@ export function createPage({ baseUrl, bindHost, port, actions, store, log }: { b
       const domain = url.searchParams.get("domain") ?? "";
       const path = url.searchParams.get("path") ?? "";
       const threads = store.commentsOn(domain, path);
-      html(res, 200, pageHtml(domain, path, threads, store.page(domain, path, 0, 0).total, flash, domains), head);
+      const replyTo = Number(url.searchParams.get("replyTo") ?? Number.NaN);
+      html(res, 200, pageHtml(domain, path, threads, store.page(domain, path, 0, 0).total, Number.isSafeInteger(replyTo) ? replyTo : undefined, flash, domains), head);
       return;
     }
     if (route === PAGE_PREFIX) {
