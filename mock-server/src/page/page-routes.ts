@@ -50,7 +50,8 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 /** Where a form asked to come back to: one of the page's own views, never another site. */
 const backOf = (form: URLSearchParams) => {
   const back = form.get("back") ?? "";
-  return back.startsWith(`${PAGE_PREFIX}/`) && !back.startsWith("//") && !back.includes("\\") ? back : `${PAGE_PREFIX}/`;
+  // Printable ASCII only: a Location header cannot carry anything else.
+  return back.startsWith(`${PAGE_PREFIX}/`) && /^[\x21-\x7e]+$/.test(back) && !back.includes("\\") ? back : `${PAGE_PREFIX}/`;
 };
 
 const optional = (form: URLSearchParams, name: string) => {
