@@ -39,6 +39,13 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, rou
     send(res, 401, { message: "Unauthenticated." }, false);
     return;
   }
+  // Browsers send Origin with every POST; the CLI, curl and tests do not. The default token is
+  // public, so a web page (a DNS-rebound one included) must not drive these routes: the mock's
+  // page has its own session instead.
+  if (req.headers.origin !== undefined) {
+    send(res, 403, { message: `The admin routes do not take requests from web pages (Origin ${req.headers.origin}); use the mock's page at /__mock/, or send the request without an Origin header.` }, false);
+    return;
+  }
   const moderation = /^\/__admin\/comments\/([1-9][0-9]{0,15})\/(approve|reject|delete)$/.exec(route);
   if (!["/__admin/comments", "/__admin/outage", "/__admin/faults", "/__admin/sign-in"].includes(route) && moderation === null) {
     send(res, 404, { message: `The route ${route.slice(1)} could not be found. Admin routes: ${routes}.` }, false);

@@ -54,7 +54,7 @@ Faults (deterministic from --seed):
   --max-consecutive-faults N  no request fails more often in a row (default 3)
   --approve-after N        approve pending comments after N requests (total changes mid-crawl)
   --approve-count N        how many (default 1)
-Admin routes (same bearer token; not part of the API, not validated by Prism):
+Admin routes (same bearer token, no Origin header: not from web pages; not part of the API):
   POST /__admin/comments   {"domain","path","name","content", optional "html", "status":
                            "approved"|"pending", "replyTo": <id>, "created_at"} -> 201 the stored comment
   POST /__admin/comments/<id>/approve  -> 200 the comment, 404 if there is none

@@ -95,6 +95,18 @@ describe("POST /__admin/comments", () => {
     expect((await fetch(`${mock.url}/__admin/comments`, { headers: { authorization: `Bearer ${mock.token}` } })).status).toBe(405);
     expect((await admin(mock, "nothing-here")).status).toBe(404);
   });
+
+  it("refuses a request from a web page (an Origin header), even with the token, and changes nothing", async () => {
+    mock = await startMockServer({ dataset: { size: 50 } });
+    const response = await fetch(`${mock.url}/__admin/comments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${mock.token}`, "content-type": "application/json", origin: "http://rebound.example:4010" },
+      body: JSON.stringify({ domain: "example.com", path: "/posts/from-a-page", name: "Page", content: "x" }),
+    });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { message: string }).message).toContain("use the mock's page");
+    expect((await listPage(mock, "domain=example.com&path=/posts/from-a-page")).meta.total).toBe(0);
+  });
 });
 
 describe("POST /__admin/comments/<id>/approve", () => {
