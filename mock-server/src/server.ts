@@ -14,10 +14,10 @@ import { encodeCompact, jsonHeaders, send } from "./http-response.ts";
 import { withPerPageAsGiven } from "./laravel/json-encoding.ts";
 import { parsePhpQuery } from "./laravel/php-query.ts";
 import { withLaravel8Preset } from "./laravel8-preset.ts";
-import { createPrismPipeline } from "./prism-pipeline.ts";
 import { isThisMachineOnly } from "./page/page-access.ts";
-import { createPage, type PageServer } from "./page/page-routes.ts";
 import { PAGE_PREFIX } from "./page/page-html.ts";
+import { createPage, type PageServer } from "./page/page-routes.ts";
+import { createPrismPipeline } from "./prism-pipeline.ts";
 import { RequestLog } from "./request-log.ts";
 import { Outage } from "./runtime-faults.ts";
 
@@ -67,6 +67,10 @@ export interface MockServerOptions {
    * Serve the page at /__mock/ (see, add and moderate comments, switch faults), reached through
    * `signInUrl()`. Default: on when `host` is this machine only (127.0.0.1, localhost, ::1), off
    * otherwise, since other machines could reach it.
+   * @example
+   * // A mock in a container, its page opened from the host's browser:
+   * const mock = await startMockServer({ host: "0.0.0.0", ui: true });
+   * console.log(mock.signInUrl());
    */
   ui?: boolean;
   /** Called after a comment is added or moderated at run time, like a service's moderation webhook. */
