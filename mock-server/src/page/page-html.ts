@@ -35,9 +35,9 @@ export const contentSecurityPolicy = `default-src 'none'; style-src ${hash(css)}
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /** Escapes text for HTML content and quoted attribute values. */
-export const escape = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => entities[c]!);
+const escape = (value: unknown) => String(value).replace(/[&<>"']/g, (c) => entities[c]!);
 
-export const pageLink = (domain: string, path: string) => `${PAGE_PREFIX}/page?${new URLSearchParams({ domain, path })}`;
+const pageLink = (domain: string, path: string) => `${PAGE_PREFIX}/page?${new URLSearchParams({ domain, path })}`;
 
 export interface Flash {
   text: string;
