@@ -1,7 +1,8 @@
 // npm run dev: the example site in `astro dev` against the mock API, with the mock's moderation
 // wired to the dev server's refresh endpoint. Approve a comment from another shell:
 //   npm run mock:admin -- add --domain example.com --path /posts/hello-world --name Ann --content "Hi"
-// and the page shows it on the next reload, without a restart.
+// or from the mock's page (the second line printed), and the page shows it on the next reload,
+// without a restart.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_PORT, startMockServer } from "../mock-server/src/index.ts";
@@ -18,7 +19,8 @@ const mock = await startMockServer({
     });
   },
 });
-process.stdout.write(`mock comments API on ${mock.url} (domain example.com, token ${mock.token}); admin: npm run mock:admin -- --help\n`);
+process.stdout.write(`mock comments API on ${mock.url} (domain example.com, token ${mock.token}); admin: npm run mock:admin -- --help
+its page, signed in (the link works once): ${mock.signInUrl()}\n`);
 
 const child = spawn("astro", ["dev", "--host", "127.0.0.1", "--port", String(devPort), ...process.argv.slice(2)], {
   cwd: site,

@@ -17,9 +17,34 @@ Commands:
                    add a comment (approved and created now unless told); prints it with its id.
                    A reply (--reply-to) takes its parent's domain and path when they are left out.
   approve ID       approve a pending comment
-  outage MODE      every /api/comments request from now on: ${outageModes.join(" | ")}`;
+  reject ID        reject a comment (marked spam: no longer served)
+  delete ID        delete a comment, a top-level one with its replies
+  outage MODE      every /api/comments request from now on: ${outageModes.join(" | ")}
+  faults [--latency MS] [--error-rate R] [--drop-rate R] [--rate-limit N|off] [--rate-window MS]
+                   switch the faults given from the next request on (the others stay)
+  sign-in          print a new link that opens the mock's page signed in (it works once)`;
 
 const addOptions = ["domain", "path", "name", "content", "html", "status", "reply-to", "created-at"] as const;
+const faultOptions = ["latency", "error-rate", "drop-rate", "rate-limit", "rate-window"] as const;
+
+/** A fault flag's number; the mock checks its range, as it does the page's and the route's. */
+function faultNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "" || !Number.isFinite(Number(value))) throw new UsageError(`--${name} must be a number, not "${value}".`);
+  return Number(value);
+}
+
+function faultsBody(str: (name: string) => string | undefined): Record<string, unknown> {
+  const limit = str("rate-limit");
+  const window = faultNumber("rate-window", str("rate-window"));
+  if (window !== undefined && (limit === undefined || limit === "off")) throw new UsageError("--rate-window is the period of --rate-limit N: give both.");
+  return {
+    latencyMs: faultNumber("latency", str("latency")),
+    errorRate: faultNumber("error-rate", str("error-rate")),
+    dropRate: faultNumber("drop-rate", str("drop-rate")),
+    rateLimit: limit === undefined ? undefined : limit === "off" ? null : { limit: faultNumber("rate-limit", limit), windowMs: window ?? 60_000 },
+  };
+}
 
 function request(argv: string[]): { route: string; body: unknown; url: string; token: string } | "help" {
   let parsed;
@@ -29,7 +54,7 @@ function request(argv: string[]): { route: string; body: unknown; url: string; t
       strict: true,
       allowPositionals: true,
       options: {
-        ...Object.fromEntries(["url", "token", ...addOptions].map((name) => [name, { type: "string" as const }])),
+        ...Object.fromEntries(["url", "token", ...addOptions, ...faultOptions].map((name) => [name, { type: "string" as const }])),
         help: { type: "boolean" },
       },
     });
@@ -58,9 +83,17 @@ function request(argv: string[]): { route: string; body: unknown; url: string; t
     };
     return { ...target, route: "comments", body };
   }
-  if ((command === "approve" || command === "outage") && argument !== undefined && extra.length === 0 && addOptionsGiven.length === 0) {
-    if (command === "approve" && !/^[1-9][0-9]*$/.test(argument)) throw new UsageError(`approve needs a comment id, not "${argument}".`);
-    return command === "approve" ? { ...target, route: `comments/${argument}/approve`, body: {} } : { ...target, route: "outage", body: { mode: argument } };
+  const faultOptionsGiven = faultOptions.filter((name) => args[name] !== undefined);
+  if (command === "faults" && argument === undefined && addOptionsGiven.length === 0) {
+    if (faultOptionsGiven.length === 0) throw new UsageError(`faults needs at least one of ${faultOptions.map((name) => `--${name}`).join(", ")}.`);
+    return { ...target, route: "faults", body: faultsBody(str) };
+  }
+  if (faultOptionsGiven.length > 0 || addOptionsGiven.length > 0 && command !== "add") throw new UsageError(`Cannot run "admin ${parsed.positionals.join(" ")}" with --${[...faultOptionsGiven, ...addOptionsGiven][0]}: give one command as shown.\n\n${usage}`);
+  if (command === "sign-in" && argument === undefined) return { ...target, route: "sign-in", body: {} };
+  const moderation = ["approve", "reject", "delete"].includes(command ?? "");
+  if ((moderation || command === "outage") && argument !== undefined && extra.length === 0) {
+    if (moderation && !/^[1-9][0-9]*$/.test(argument)) throw new UsageError(`${command} needs a comment id, not "${argument}".`);
+    return moderation ? { ...target, route: `comments/${argument}/${command}`, body: {} } : { ...target, route: "outage", body: { mode: argument } };
   }
   throw new UsageError(`Cannot run "admin ${parsed.positionals.join(" ")}": give one command as shown.\n\n${usage}`);
 }

@@ -30,13 +30,45 @@ export type FaultDecision =
   | { kind: "error"; status: 500 | 503; delayMs: number }
   | { kind: "drop"; midBody: boolean; delayMs: number };
 
+/** The faults that can be switched while the mock runs (from the admin routes, CLI and page). */
+export interface FaultSettings {
+  latencyMs: number;
+  errorRate: number;
+  dropRate: number;
+  /** null: no rate limit. */
+  rateLimit: { limit: number; windowMs: number } | null;
+}
+
 export class FaultPlan {
-  readonly #options: FaultOptions;
+  #options: FaultOptions;
+  #limiter: FixedWindowLimiter | undefined;
   readonly #attempts = new Map<string, number>();
   readonly #consecutive = new Map<string, number>();
 
   constructor(options: FaultOptions = {}) {
     this.#options = options;
+    this.#limiter = limiterOf(options.rateLimit);
+  }
+
+  get settings(): FaultSettings {
+    const o = this.#options;
+    return { latencyMs: o.latencyMs ?? 0, errorRate: o.errorRate ?? 0, dropRate: o.dropRate ?? 0, rateLimit: o.rateLimit ?? null };
+  }
+
+  /** Switches faults from the next request on; a changed rate limit starts with a fresh window. */
+  update(change: Partial<FaultSettings>): FaultSettings {
+    const { rateLimit, ...rest } = change;
+    this.#options = { ...this.#options, ...rest };
+    if (rateLimit !== undefined) {
+      this.#options = { ...this.#options, rateLimit: rateLimit ?? undefined };
+      this.#limiter = limiterOf(rateLimit ?? undefined);
+    }
+    return this.settings;
+  }
+
+  /** Laravel's throttle, when a rate limit is set. */
+  get limiter(): FixedWindowLimiter | undefined {
+    return this.#limiter;
   }
 
   get enabled(): boolean {
@@ -65,6 +97,8 @@ export class FaultPlan {
     return decision;
   }
 }
+
+const limiterOf = (limit: FaultOptions["rateLimit"]) => (limit ? new FixedWindowLimiter(limit.limit, limit.windowMs) : undefined);
 
 /** Laravel's fixed-window limiter: the first hit opens a window; hits beyond the limit get 429. */
 export class FixedWindowLimiter {

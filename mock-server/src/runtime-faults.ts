@@ -2,6 +2,7 @@
 // and the next one meet a dead, stuck or failing service. Unlike the seeded FaultPlan, it hits
 // every /api/comments request until switched off.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FaultSettings } from "./faults.ts";
 import { jsonHeaders, send } from "./http-response.ts";
 import { InvalidInputError } from "./invalid-input.ts";
 
@@ -14,6 +15,10 @@ const TRICKLE_INTERVAL_MS = 1_000;
 
 export class Outage {
   #mode: OutageMode = "off";
+
+  get mode(): OutageMode {
+    return this.#mode;
+  }
 
   set(mode: OutageMode): void {
     if (!(outageModes as readonly unknown[]).includes(mode)) {
@@ -47,4 +52,29 @@ export class Outage {
       }
     }
   }
+}
+
+const rates = ["errorRate", "dropRate"] as const;
+const faultFields = new Set(["latencyMs", ...rates, "rateLimit"]);
+// Ten minutes: beyond any client's timeout, so a longer latency is a typo.
+const MAX_LATENCY_MS = 600_000;
+
+/** Checks an untyped change of the runtime faults (the admin route's JSON body, the page's form). */
+export function parseFaultChange(body: unknown): Partial<FaultSettings> {
+  const fail = (problem: string) => new InvalidInputError(`Cannot switch the faults: ${problem}`);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw fail('send a JSON object such as {"latencyMs":500,"errorRate":0.1}.');
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !faultFields.has(key));
+  if (unknown.length > 0) throw fail(`unknown field ${unknown.join(", ")}; the fields are ${[...faultFields].join(", ")}.`);
+  const isNumber = (value: unknown, max: number, integer = false): value is number =>
+    typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= max && (!integer || Number.isInteger(value));
+  if (fields.latencyMs !== undefined && !isNumber(fields.latencyMs, MAX_LATENCY_MS, true)) throw fail(`send "latencyMs" as whole milliseconds from 0 to ${MAX_LATENCY_MS}.`);
+  for (const rate of rates) if (fields[rate] !== undefined && !isNumber(fields[rate], 1)) throw fail(`send "${rate}" as a share from 0 to 1.`);
+  const limit = fields.rateLimit as { limit?: unknown; windowMs?: unknown } | null | undefined;
+  if (limit !== undefined && limit !== null) {
+    const keys = typeof limit === "object" && !Array.isArray(limit) ? Object.keys(limit) : [];
+    const ok = keys.every((key) => key === "limit" || key === "windowMs") && isNumber(limit.limit, Number.MAX_SAFE_INTEGER, true) && limit.limit >= 1 && isNumber(limit.windowMs, Number.MAX_SAFE_INTEGER, true) && limit.windowMs >= 1;
+    if (!ok) throw fail('send "rateLimit" as {"limit": requests per period (1 or more), "windowMs": the period in milliseconds}, or null for none.');
+  }
+  return fields as Partial<FaultSettings>;
 }

@@ -5,6 +5,7 @@ import { CommandError, UsageError } from "./cli-errors.ts";
 import { MockDataError } from "./data-file.ts";
 import { DEFAULT_MAX_PER_PAGE, DEFAULT_PORT, DEFAULT_TOKEN } from "./defaults.ts";
 import type { FaultOptions } from "./faults.ts";
+import { isThisMachineOnly } from "./page/page-access.ts";
 import { startMockServer, type MockServer, type MockServerOptions } from "./server.ts";
 
 const usage = `Usage: comments-mock [options]           serve the comments API (this command)
@@ -34,6 +35,7 @@ Server:
   --port N                 port to listen on (default ${DEFAULT_PORT}; 0 = any free port)
   --host H                 address to bind (default 127.0.0.1)
   --token T                the bearer token accepted (default ${DEFAULT_TOKEN})
+  --ui                     serve the page (below) on a --host other machines can reach, too
   --max-per-page N         the largest per_page served (default ${DEFAULT_MAX_PER_PAGE})
   --per-page-limit cap|reject  a larger per_page: serve the maximum (cap, default) or answer
                            Laravel 8's 422 "The per page may not be greater than N." (reject)
@@ -52,20 +54,25 @@ Faults (deterministic from --seed):
   --max-consecutive-faults N  no request fails more often in a row (default 3)
   --approve-after N        approve pending comments after N requests (total changes mid-crawl)
   --approve-count N        how many (default 1)
-Admin routes (same bearer token; not part of the API, not validated by Prism):
+Admin routes (same bearer token, no Origin header: not from web pages; not part of the API):
   POST /__admin/comments   {"domain","path","name","content", optional "html", "status":
                            "approved"|"pending", "replyTo": <id>, "created_at"} -> 201 the stored comment
   POST /__admin/comments/<id>/approve  -> 200 the comment, 404 if there is none
   POST /__admin/outage     {"mode": "down"|"hang"|"trickle"|"500"|"off"} -> 200; every /api/comments
                            request is then dropped, left unanswered, sent a never-ending body,
                            answered 500, or served normally again
-  From a shell: comments-mock admin --help`;
+  POST /__admin/comments/<id>/reject|delete, POST /__admin/faults {"latencyMs","errorRate","dropRate",
+                           "rateLimit": {"limit","windowMs"} | null}, POST /__admin/sign-in -> {"url"}
+  From a shell: comments-mock admin --help
+The page (/__mock/): see, add and moderate the comments, switch outages and faults, and the last
+requests. The second line printed is a link that opens it signed in; it works once. On a --host
+other than this machine's (127.0.0.1, localhost, ::1) it is off unless --ui is given.`;
 
 const stringOptions = [
   "port", "host", "token", "seed", "size", "paths", "domains", "max-per-page", "per-page-limit", "twins", "latency", "latency-spike-rate", "latency-spike",
   "error-rate", "drop-rate", "rate-limit", "rate-window", "max-consecutive-faults", "approve-after", "approve-count",
 ] as const;
-const booleanOptions = ["keep-query", "string-numbers", "whole-second-timestamps", "laravel8"] as const;
+const booleanOptions = ["keep-query", "string-numbers", "whole-second-timestamps", "laravel8", "ui"] as const;
 /** Options that shape the generated comments, which --data replaces. */
 const datasetOptions = ["size", "paths", "domains", "twins", "whole-second-timestamps"] as const;
 
@@ -160,16 +167,22 @@ function serveOptions(argv: string[]): MockServerOptions | "help" {
     stringNumbers: flag("string-numbers"),
     laravel8: flag("laravel8"),
     keepQueryInLinks: Boolean(args["keep-query"]),
+    ...(args.ui ? { ui: true } : {}),
     faults,
   };
 }
 
 /** What the mock prints once it listens; the first line's form is part of the command's interface. */
-function banner(server: MockServer): string {
+function banner(server: MockServer, host: string): string {
   const domains = server.domains.map(({ domain }) => domain);
   const first = server.domains.find(({ total }) => total > 0)?.domain ?? domains[0] ?? "example.com";
   const path = server.store.threads(first)[0]?.path ?? "/";
+  const signIn = server.signInUrl();
+  const page = signIn === undefined
+    ? `Page: off, since --host ${host} lets other machines reach the mock; pass --ui to serve it anyway.`
+    : `Page (signed in; the link works once): ${signIn}${isThisMachineOnly(host) ? "" : `\nWarning: --ui on --host ${host}: the page and its link travel unencrypted over your network; whoever opens the link first is signed in.`}`;
   return `Comments API mock listening on ${server.url} token=${server.token} domains=${domains.join(",")}
+${page}
   endpoint:  ${server.url}/api/comments
   your site: COMMENTS_API_URL=${server.url} COMMENTS_API_TOKEN=${server.token} COMMENTS_DOMAIN=${first}
 domains:
@@ -197,7 +210,7 @@ export async function main(argv: string[]): Promise<number | undefined> {
     }
     throw error;
   }
-  process.stdout.write(banner(server));
+  process.stdout.write(banner(server, options.host ?? "127.0.0.1"));
   const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

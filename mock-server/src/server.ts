@@ -2,20 +2,23 @@
 // them, then the Prism pipeline, then PHP's JSON encoding. Listens on 127.0.0.1 by default.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ADMIN_PREFIX, handleAdmin, type AdminActions } from "./admin-routes.ts";
+import { createAdminActions, type AdminActions } from "./admin-actions.ts";
+import { ADMIN_PREFIX, handleAdmin } from "./admin-routes.ts";
 import { initialComments } from "./comment-source.ts";
 import { CommentStore } from "./dataset/comment-store.ts";
 import type { MockDataSource } from "./data-file.ts";
 import type { DatasetOptions, StoredComment } from "./dataset/generate-dataset.ts";
-import { currentTimestamp } from "./dataset/timestamp.ts";
 import { DEFAULT_MAX_PER_PAGE, DEFAULT_TOKEN } from "./defaults.ts";
-import { FaultPlan, FixedWindowLimiter, type FaultOptions } from "./faults.ts";
+import { FaultPlan, type FaultOptions } from "./faults.ts";
 import { encodeCompact, jsonHeaders, send } from "./http-response.ts";
 import { withPerPageAsGiven } from "./laravel/json-encoding.ts";
 import { parsePhpQuery } from "./laravel/php-query.ts";
 import { withLaravel8Preset } from "./laravel8-preset.ts";
-import { parseNewComment, resolveNewComment } from "./new-comment.ts";
+import { isThisMachineOnly } from "./page/page-access.ts";
+import { PAGE_PREFIX } from "./page/page-html.ts";
+import { createPage, type PageServer } from "./page/page-routes.ts";
 import { createPrismPipeline } from "./prism-pipeline.ts";
+import { RequestLog } from "./request-log.ts";
 import { Outage } from "./runtime-faults.ts";
 
 export interface MockServerOptions {
@@ -60,19 +63,31 @@ export interface MockServerOptions {
   /** Keep domain/path/per_page in pagination links (Laravel's withQueryString). The real service does not. */
   keepQueryInLinks?: boolean;
   faults?: FaultOptions;
-  /** Called after a comment is added or approved at run time, like a service's moderation webhook. */
+  /**
+   * Serve the page at /__mock/ (see, add and moderate comments, switch faults), reached through
+   * `signInUrl()`. Default: on when `host` is this machine only (127.0.0.1, localhost, ::1), off
+   * otherwise, since other machines could reach it.
+   * @example
+   * // A mock in a container, its page opened from the host's browser:
+   * const mock = await startMockServer({ host: "0.0.0.0", ui: true });
+   * console.log(mock.signInUrl());
+   */
+  ui?: boolean;
+  /** Called after a comment is added or moderated at run time, like a service's moderation webhook. */
   onChange?: () => void;
   /** Told about every response that broke the contract (answered 500 instead). Default: stderr. */
   onViolation?: (detail: string) => void;
 }
 
 /**
- * A running mock. addComment, approve and setOutage are also served over HTTP under /__admin/
+ * A running mock. Its actions (addComment, approve, setOutage, ...) are also served over HTTP under /__admin/
  * (admin-routes.ts; `comments-mock admin` from a shell), for a mock in another process.
  */
 export interface MockServer extends AdminActions {
   /** Base URL, e.g. http://127.0.0.1:4010 (the API is at /api/comments). */
   url: string;
+  /** A new URL that opens the page signed in, valid once; undefined when the page is off (see `ui`). */
+  signInUrl(): string | undefined;
   token: string;
   /** Domains in the dataset, with how many approved top-level comments each has now. */
   readonly domains: ReadonlyArray<{ domain: string; total: number }>;
@@ -113,30 +128,32 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
     keepQueryInLinks: options.keepQueryInLinks ?? false,
   });
   const outage = new Outage();
-  // Comments added at run time are stamped like the dataset's.
-  const wholeSeconds = options.dataset?.wholeSecondTimestamps ?? false;
-  const changed = <T>(result: T): T => {
-    options.onChange?.();
-    return result;
-  };
-  const actions: AdminActions = {
-    addComment: (input) => changed(store.insert(resolveNewComment(parseNewComment(input), store, currentTimestamp(wholeSeconds)))),
-    approve: (id) => changed(store.approve(id)),
-    setOutage: (mode) => outage.set(mode),
-  };
   const faults = new FaultPlan(options.faults);
-  const limit = options.faults?.rateLimit;
-  const limiter = limit ? new FixedWindowLimiter(limit.limit, limit.windowMs) : undefined;
+  const actions = createAdminActions({
+    store,
+    outage,
+    faults,
+    // Comments added at run time are stamped like the dataset's.
+    wholeSeconds: options.dataset?.wholeSecondTimestamps ?? false,
+    ...(options.onChange ? { onChange: options.onChange } : {}),
+  });
   const approve = options.faults?.approveDuringCrawl;
   const onViolation = options.onViolation ?? ((detail: string) => process.stderr.write(`mock contract violation: ${detail}\n`));
+  const log = new RequestLog(50);
+  let page: PageServer | undefined;
   let requestCount = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://mock.invalid");
     const route = url.pathname.replace(/\/+$/, "");
     const head = req.method === "HEAD";
+    if (page && `${route}/`.startsWith(`${PAGE_PREFIX}/`)) {
+      await page.handle(req, res, url);
+      return;
+    }
+    log.watch(req, res);
     if (`${route}/`.startsWith(ADMIN_PREFIX)) {
-      await handleAdmin(req, res, route, token, actions);
+      await handleAdmin(req, res, route, token, actions, page && (() => page!.signInUrl()));
       return;
     }
     if (route !== "/api/comments") {
@@ -164,6 +181,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
     }
 
     const rateHeaders: Record<string, string | number> = {};
+    const limiter = faults.limiter;
     if (limiter) {
       const verdict = limiter.hit(req.headers.authorization ?? req.socket.remoteAddress ?? "");
       if (!verdict.allowed) {
@@ -217,11 +235,18 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const bindHost = options.host ?? "127.0.0.1";
+  if (options.ui ?? isThisMachineOnly(bindHost)) {
+    // On a wildcard bind, the link names this machine's loopback, which a browser here reaches.
+    const pageHost = bindHost === "0.0.0.0" ? "127.0.0.1" : bindHost === "::" ? "[::1]" : host;
+    page = createPage({ baseUrl: `http://${pageHost}:${address.port}`, bindHost, port: address.port, actions, store, log });
+  }
 
   return {
     ...actions,
     url: `http://${host}:${address.port}`,
     token,
+    signInUrl: () => page?.signInUrl(),
     get domains() {
       return [...store.domains].sort().map((domain) => ({ domain, total: store.threads(domain).length }));
     },

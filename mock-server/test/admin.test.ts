@@ -95,6 +95,18 @@ describe("POST /__admin/comments", () => {
     expect((await fetch(`${mock.url}/__admin/comments`, { headers: { authorization: `Bearer ${mock.token}` } })).status).toBe(405);
     expect((await admin(mock, "nothing-here")).status).toBe(404);
   });
+
+  it("refuses a request from a web page (an Origin header), even with the token, and changes nothing", async () => {
+    mock = await startMockServer({ dataset: { size: 50 } });
+    const response = await fetch(`${mock.url}/__admin/comments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${mock.token}`, "content-type": "application/json", origin: "http://rebound.example:4010" },
+      body: JSON.stringify({ domain: "example.com", path: "/posts/from-a-page", name: "Page", content: "x" }),
+    });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { message: string }).message).toContain("use the mock's page");
+    expect((await listPage(mock, "domain=example.com&path=/posts/from-a-page")).meta.total).toBe(0);
+  });
 });
 
 describe("POST /__admin/comments/<id>/approve", () => {
@@ -114,6 +126,46 @@ describe("POST /__admin/comments/<id>/approve", () => {
     const unknown = await admin(mock, "comments/999999/approve");
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toContain("Cannot approve comment 999999");
+  });
+});
+
+describe("POST /__admin/comments/<id>/reject and /delete", () => {
+  it("withdraw a served comment or reply from the next response; a deleted thread takes its replies", async () => {
+    mock = await startMockServer({ dataset: { seed: 5, size: 200 } });
+    const query = "domain=example.com&path=/posts/moderated";
+    const top = mock.addComment({ domain: "example.com", path: "/posts/moderated", name: "Top", content: "x" });
+    const reply = mock.addComment({ replyTo: top.id, name: "Reply", content: "y" });
+    const other = mock.addComment({ domain: "example.com", path: "/posts/moderated", name: "Other", content: "z" });
+    expect((await listPage(mock, query)).data.map((c) => [c.name, c.children.map((r) => r.name)])).toEqual([["Top", ["Reply"]], ["Other", []]]);
+
+    expect(await admin(mock, `comments/${reply.id}/reject`)).toMatchObject({ status: 200, body: { id: reply.id, status: "spam" } });
+    expect((await listPage(mock, query)).data[0]!.children).toEqual([]);
+    expect(await admin(mock, `comments/${other.id}/reject`)).toMatchObject({ status: 200, body: { status: "spam" } });
+    expect((await listPage(mock, query)).data.map((c) => c.name)).toEqual(["Top"]);
+    expect(mock.approve(other.id)?.status).toBe("approved");
+
+    expect(await admin(mock, `comments/${top.id}/delete`)).toMatchObject({ status: 200, body: { id: top.id } });
+    expect((await listPage(mock, query)).data.map((c) => c.name)).toEqual(["Other"]);
+    expect(mock.store.get(reply.id)).toBeUndefined();
+    expect(mock.store.pagesOf("example.com").find((p) => p.path === "/posts/moderated")).toEqual({ path: "/posts/moderated", approved: 1, pending: 0 });
+    expect((await admin(mock, `comments/${top.id}/delete`)).body.message).toContain(`Cannot delete comment ${top.id}`);
+  });
+});
+
+describe("POST /__admin/faults", () => {
+  it("switches latency, errors and the rate limit from the next request on; 422 for a bad value", async () => {
+    mock = await startMockServer({ dataset: { size: 50 } });
+    expect(await admin(mock, "faults", { errorRate: 1, maxConsecutiveFaults: 0 })).toMatchObject({ status: 422, body: { message: expect.stringContaining("unknown field maxConsecutiveFaults") } });
+    expect(await admin(mock, "faults", { dropRate: 2 })).toMatchObject({ status: 422, body: { message: expect.stringContaining('"dropRate" as a share from 0 to 1') } });
+    expect(await admin(mock, "faults", { rateLimit: { limit: 0, windowMs: 1000 } })).toMatchObject({ status: 422 });
+
+    expect(await admin(mock, "faults", { errorRate: 1 })).toEqual({ status: 200, body: { latencyMs: 0, errorRate: 1, dropRate: 0, rateLimit: null } });
+    expect([500, 503]).toContain((await get(mock.url, "domain=example.com", mock.token)).status);
+    await admin(mock, "faults", { errorRate: 0, rateLimit: { limit: 1, windowMs: 60_000 } });
+    const statuses = [(await get(mock.url, "domain=example.com", mock.token)).status, (await get(mock.url, "domain=example.com", mock.token)).status];
+    expect(statuses).toEqual([200, 429]);
+    expect(mock.setFaults({ rateLimit: null })).toMatchObject({ rateLimit: null });
+    expect((await get(mock.url, "domain=example.com", mock.token)).status).toBe(200);
   });
 });
 
@@ -167,6 +219,17 @@ describe("admin CLI", () => {
     expect((await get(mock.url, "domain=example.com", mock.token)).status).toBe(500);
     await run(mock, "outage", "off");
     expect((await get(mock.url, "domain=example.com", mock.token)).status).toBe(200);
+  });
+
+  it("rejects, deletes, switches faults and mints a sign-in link", async () => {
+    mock = await startMockServer({ dataset: { size: 50 } });
+    const comment = mock.addComment({ domain: "example.com", path: "/posts/cli", name: "Ann", content: "Hi" });
+    expect(JSON.parse((await run(mock, "reject", String(comment.id))).stdout)).toMatchObject({ id: comment.id, status: "spam" });
+    expect(JSON.parse((await run(mock, "delete", String(comment.id))).stdout)).toMatchObject({ id: comment.id });
+    expect(mock.store.get(comment.id)).toBeUndefined();
+    expect(JSON.parse((await run(mock, "faults", "--latency", "20", "--rate-limit", "5", "--rate-window", "1000")).stdout)).toEqual({ latencyMs: 20, errorRate: 0, dropRate: 0, rateLimit: { limit: 5, windowMs: 1000 } });
+    expect(JSON.parse((await run(mock, "faults", "--rate-limit", "off")).stdout)).toMatchObject({ latencyMs: 20, rateLimit: null });
+    expect(JSON.parse((await run(mock, "sign-in")).stdout)).toEqual({ url: expect.stringMatching(new RegExp(`^${mock.url}/__mock/\\?key=[\\w-]{43}$`)) });
   });
 
   it("exits non-zero with the mock's reason on stderr", async () => {

@@ -37,16 +37,16 @@ describe("comment store changes", () => {
   type Change =
     | { kind: "top"; domain: number; path: number; second: number }
     | { kind: "reply"; parent: number; second: number; approved: boolean }
-    | { kind: "approve"; pick: number };
+    | { kind: "approve" | "reject" | "remove"; pick: number };
   const change: fc.Arbitrary<Change> = fc.oneof(
     fc.record({ kind: fc.constant("top" as const), domain: fc.nat(), path: fc.nat(3), second: fc.nat(5) }),
     fc.record({ kind: fc.constant("reply" as const), parent: fc.nat(), second: fc.nat(5), approved: fc.boolean() }),
-    fc.record({ kind: fc.constant("approve" as const), pick: fc.nat() }),
+    fc.record({ kind: fc.constantFrom("approve" as const, "reject" as const, "remove" as const), pick: fc.nat() }),
   );
   // Few distinct seconds, so new comments tie with each other and fall between existing ones.
   const at = (second: number) => `2023-01-0${1 + (second % 3)}T00:00:0${second}.000000Z`;
 
-  it("serves after each insert or approval exactly what a fresh index of the same comments serves", () => {
+  it("serves after each insert, approval, rejection or deletion exactly what a fresh index of the same comments serves", () => {
     fc.assert(
       fc.property(fc.array(change, { minLength: 1, maxLength: 25 }), (changes) => {
         const comments = generateDataset({ seed: 3, size: 30 });
@@ -60,8 +60,11 @@ describe("comment store changes", () => {
           } else if (step.kind === "reply") {
             const parent = topLevel[step.parent % topLevel.length]!;
             store.insert({ domain: parent.domain, path: parent.path, parentId: parent.id, status: step.approved ? "approved" : "pending", created_at: at(step.second), content: "r", html: "", name: "m" });
-          } else {
-            store.approve(comments[step.pick % comments.length]!.id);
+          } else if (comments.length > 0) {
+            const id = comments[step.pick % comments.length]!.id;
+            if (step.kind === "approve") store.approve(id);
+            else if (step.kind === "reject") store.setStatus(id, "spam");
+            else store.remove(id);
           }
         }
         const fresh = new CommentStore(comments.map((c): StoredComment => ({ ...c })));
@@ -70,6 +73,7 @@ describe("comment store changes", () => {
           for (const path of new Set(comments.filter((c) => c.domain === domain).map((c) => c.path))) {
             expect(store.page(domain, path, 0, 1_000)).toEqual(fresh.page(domain, path, 0, 1_000));
           }
+          expect(store.pagesOf(domain)).toEqual(fresh.pagesOf(domain));
         }
       }),
       { seed: 20261123, numRuns: 60 },

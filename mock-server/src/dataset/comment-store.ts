@@ -1,7 +1,7 @@
 // Serves the dataset the way the service's database query does: approved only, one domain,
 // optionally one exact path, oldest first, replies nested under their top-level comment.
 import type { CommentReply, CommentThread } from "@astro-comments/schema";
-import type { StoredComment } from "./generate-dataset.ts";
+import type { StoredComment, StoredStatus } from "./generate-dataset.ts";
 
 const byAge = (a: StoredComment, b: StoredComment) =>
   a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id;
@@ -9,6 +9,13 @@ const byAge = (a: StoredComment, b: StoredComment) =>
 export interface CommentPage {
   items: CommentThread[];
   total: number;
+}
+
+/** One page of a domain as a moderator sees it: how many top-level comments it has in each state. */
+export interface PageCounts {
+  path: string;
+  approved: number;
+  pending: number;
 }
 
 export class CommentStore {
@@ -77,11 +84,60 @@ export class CommentStore {
 
   /** Approves a comment by id (a no-op when it already is); undefined when there is no such comment. */
   approve(id: number): StoredComment | undefined {
+    return this.setStatus(id, "approved");
+  }
+
+  /**
+   * Moderates a comment: approving serves it at once, anything else withdraws it (and a top-level
+   * comment's thread with it) from the next response. Undefined when there is no such comment.
+   */
+  setStatus(id: number, status: StoredStatus): StoredComment | undefined {
     const comment = this.#byId.get(id);
-    if (comment === undefined || comment.status === "approved") return comment;
-    comment.status = "approved";
-    this.#publish(comment);
+    if (comment === undefined || comment.status === status) return comment;
+    const wasServed = comment.status === "approved";
+    comment.status = status;
+    if (status === "approved") this.#publish(comment);
+    else if (wasServed) this.#withdraw(comment);
     return comment;
+  }
+
+  /** Deletes a comment, and a top-level comment's replies with it; undefined when there is no such comment. */
+  remove(id: number): StoredComment | undefined {
+    const comment = this.#byId.get(id);
+    if (comment === undefined) return undefined;
+    for (const reply of this.#repliesByParent.get(id) ?? []) this.#byId.delete(reply.id);
+    this.#repliesByParent.delete(id);
+    if (comment.parentId !== null) {
+      const siblings = this.#repliesByParent.get(comment.parentId) ?? [];
+      siblings.splice(siblings.indexOf(comment), 1);
+    }
+    if (comment.status === "approved") this.#withdraw(comment);
+    this.#byId.delete(id);
+    const gone = (c: StoredComment) => !this.#byId.has(c.id);
+    for (let i = this.#comments.length - 1; i >= 0; i--) if (gone(this.#comments[i]!)) this.#comments.splice(i, 1);
+    return comment;
+  }
+
+  /** A domain's pages (any comment's path), with their top-level comments' counts, by path. */
+  pagesOf(domain: string): PageCounts[] {
+    const pages = new Map<string, PageCounts>();
+    for (const comment of this.#comments) {
+      if (comment.domain !== domain) continue;
+      const page = pages.get(comment.path) ?? { path: comment.path, approved: 0, pending: 0 };
+      pages.set(comment.path, page);
+      if (comment.parentId !== null) continue;
+      if (comment.status === "approved") page.approved++;
+      else if (comment.status === "pending") page.pending++;
+    }
+    return [...pages.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** Every top-level comment on a page, whatever its status, oldest first, with all its replies. */
+  commentsOn(domain: string, path: string): Array<{ comment: StoredComment; replies: readonly StoredComment[] }> {
+    return this.#comments
+      .filter((c) => c.domain === domain && c.path === path && c.parentId === null)
+      .sort(byAge)
+      .map((comment) => ({ comment, replies: this.#repliesByParent.get(comment.id) ?? [] }));
   }
 
   /**
@@ -113,12 +169,33 @@ export class CommentStore {
       this.#place(this.#threadsByPath, pathKey(comment.domain, comment.path), comment, thread, "insert");
       return;
     }
-    const parent = this.#byId.get(comment.parentId);
+    this.#rebuildThreadOf(comment.parentId);
+  }
+
+  /** A served thread whose replies changed: replaced by a fresh one (served threads are never mutated). */
+  #rebuildThreadOf(parentId: number): void {
+    const parent = this.#byId.get(parentId);
     // A reply to a comment that is not served stays hidden until its parent is approved.
     if (parent === undefined || !this.#threadById.has(parent.id)) return;
     const thread = this.#thread(parent);
     this.#place(this.#threadsByDomain, parent.domain, parent, thread, "replace");
     this.#place(this.#threadsByPath, pathKey(parent.domain, parent.path), parent, thread, "replace");
+  }
+
+  /** Takes a comment that was approved out of what is served: its thread, or its place in its parent's. */
+  #withdraw(comment: StoredComment): void {
+    if (comment.parentId === null) {
+      const thread = this.#threadById.get(comment.id);
+      this.#threadById.delete(comment.id);
+      if (thread === undefined) return;
+      for (const [map, key] of [[this.#threadsByDomain, comment.domain], [this.#threadsByPath, pathKey(comment.domain, comment.path)]] as const) {
+        const list = map.get(key) ?? [];
+        const at = list.indexOf(thread);
+        if (at >= 0) list.splice(at, 1);
+      }
+      return;
+    }
+    this.#rebuildThreadOf(comment.parentId);
   }
 
   /** Inserts the thread of `comment` at its sorted position, or replaces the one already there. */
