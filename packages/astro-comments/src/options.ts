@@ -32,6 +32,9 @@ const dateFormatSchema = z
   })
   .strict();
 
+// A selector goes into a generated <style>: one rule's worth of text, nothing that could end it.
+const cssSelector = z.string().trim().min(1).regex(/^[^{}<>;]+$/, { message: "must be a CSS selector, without { } < > or ;" });
+
 const wholeNumber = (min: number, max: number) =>
   z.number().int({ message: `must be a whole number from ${min} to ${max}` }).min(min, { message: `must be a whole number from ${min} to ${max}` }).max(max, { message: `must be a whole number from ${min} to ${max}` });
 
@@ -149,8 +152,31 @@ export const optionsSchema = z
      * @example "Be the first to comment."
      */
     emptyText: z.string().default("No comments yet."),
-    /** Add the default stylesheet (light/dark custom properties and a PrismJS theme) to every page. Default false. */
+    /**
+     * Add the default stylesheet to every page: colours taken from the site's text colour, so it
+     * fits light, dark and toggled themes alike (docs/styling.md). Default false.
+     * @example true
+     */
     injectStyles: z.boolean().default(false),
+    /**
+     * The `color-scheme` the comments section declares (scrollbars of wide code blocks, and
+     * `light-dark()` in `--ac-*` values you set); the default colours follow the page without it.
+     * `"auto"` (default): the page's own `color-scheme`, overridden by `data-theme="dark"`/`"light"`
+     * or a `dark`/`light` class on `<html>`. `"media"`: as auto, and the reader's system setting
+     * where no toggle says otherwise. `false`: declares nothing. `{ dark, light }`: your toggle's
+     * selectors, matched on an ancestor of the section.
+     * @example { dark: "body.mode-dark", light: "body.mode-light" }
+     */
+    darkMode: z
+      .union([z.enum(["auto", "media"]), z.literal(false), z.object({ dark: cssSelector, light: cssSelector.optional() }).strict()])
+      .default("auto"),
+    /**
+     * What search indexers such as Pagefind index of `<Comments>`. `"bodies"` (default): the
+     * comment texts only; the heading, counts, names, dates, permalinks and "No comments yet." carry
+     * `data-pagefind-ignore`. `"none"`: the whole section carries `data-pagefind-ignore="all"`.
+     * @example "none"
+     */
+    searchIndex: z.enum(["bodies", "none"]).default("bodies"),
     /**
      * Texts per locale (a BCP 47 tag, or a language such as "de" for all of its regions), over the
      * built-in English, German, French and Spanish. Pages follow Astro's i18n routing
@@ -245,7 +271,7 @@ export interface ResolvedOptions extends Omit<ParsedOptions, "domain" | "apiUrl"
 
 
 /** What components receive: nothing secret, safe to serialise into the build. */
-export type RenderSettings = Pick<ResolvedOptions, "order" | "dateFormat" | "heading" | "emptyText">;
+export type RenderSettings = Pick<ResolvedOptions, "order" | "dateFormat" | "heading" | "emptyText" | "darkMode" | "searchIndex">;
 
 
 function describeIssue(issue: { path: ReadonlyArray<PropertyKey>; message: string; code: string; keys?: string[] }): string {

@@ -24,9 +24,9 @@ export const virtualModuleIds = ["virtual:astro-comments/config", "virtual:astro
 const DEFAULT_STATUS: FetchStatus = { fetchedAt: null, stale: false };
 
 function moduleValues(site: SiteState): Record<(typeof virtualModuleIds)[number], unknown> {
-  const { order, dateFormat, heading, emptyText, messages, staleNotice } = site.options;
+  const { order, dateFormat, heading, emptyText, darkMode, searchIndex, messages, staleNotice } = site.options;
   const status = site.status ?? DEFAULT_STATUS;
-  const config: VirtualConfig = { order, dateFormat, heading, emptyText, messages, collection: site.collection ?? "comments" };
+  const config: VirtualConfig = { order, dateFormat, heading, emptyText, darkMode, searchIndex, messages, collection: site.collection ?? "comments" };
   const notice: StaleNotice | null = staleNotice && status.stale ? { asOf: status.fetchedAt } : null;
   return { "virtual:astro-comments/config": config, "virtual:astro-comments/status": status, "virtual:astro-comments/notice": notice };
 }

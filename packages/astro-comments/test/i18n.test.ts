@@ -100,7 +100,7 @@ describe("a site with Astro i18n routing", () => {
       const html = read(out, `/de${path}`);
       const shown = comments(path);
       const n = shown.length;
-      expect(html, path).toContain(`<span class="astro-comments-count" data-comment-count="${n}">${n} ${n === 1 ? "Kommentar" : "Kommentare"}</span>`);
+      expect(html, path).toContain(`<span class="astro-comments-count" data-comment-count="${n}" data-pagefind-ignore>${n} ${n === 1 ? "Kommentar" : "Kommentare"}</span>`);
       expect(html, path).toMatch(new RegExp(`>Kommentare <span class="astro-comments__total" data-comments-total>\\(${n}\\)</span></h2>`));
       // Every date is German (and none British); the permalink's name is German too.
       for (const comment of shown) {
@@ -117,7 +117,7 @@ describe("a site with Astro i18n routing", () => {
 
   it("counts with German plural rules and number format on every page with comments (and one without)", () => {
     const html = read(out, "/de");
-    const counts = [...html.matchAll(/<li data-path="([^"]+)"><span class="astro-comments-count" data-comment-count="(\d+)">([^<]+)<\/span><\/li>/g)];
+    const counts = [...html.matchAll(/<li data-path="([^"]+)"><span class="astro-comments-count" data-comment-count="(\d+)" data-pagefind-ignore>([^<]+)<\/span><\/li>/g)];
     const keys = new Set(mock.store.threads("example.com").map((t) => pathKey(t.path)));
     expect(counts).toHaveLength(keys.size + 1);
     for (const [, path, n, text] of counts) {
@@ -130,7 +130,7 @@ describe("a site with Astro i18n routing", () => {
   });
 
   it("takes the site's German override of the empty text", () => {
-    expect(read(out, `/de${showcasePaths.quiet}`)).toContain('<p class="astro-comments__empty" data-comments-empty>Hier ist es noch still.</p>');
+    expect(read(out, `/de${showcasePaths.quiet}`)).toContain('<p class="astro-comments__empty" data-comments-empty data-pagefind-ignore>Hier ist es noch still.</p>');
   });
 
   it("keeps the default-locale page English, with the configured British dates", () => {
@@ -139,14 +139,14 @@ describe("a site with Astro i18n routing", () => {
     expect(html).toContain('aria-label="Replies to Jane Doe"');
     const [first] = comments(showcasePaths.hello);
     expect(html).toContain(`>${escaped(british.format(new Date(first!.created_at)))}</time>`);
-    expect(read(out, "/")).toMatch(/data-comment-count="5">5 comments</);
+    expect(read(out, "/")).toMatch(/data-comment-count="5" data-pagefind-ignore>5 comments</);
   });
 
   it("says 'Kommentare mit Stand vom …' when the comments come from an earlier fetch", async () => {
     const staleOut = join(mkdtempSync(join(tmpdir(), "ac-i18n-stale-")), "dist");
     const stale = await astroBuild({ ...env(), COMMENTS_API_TOKEN: "tok-wrong" }, staleOut, site.dir);
     expect(stale.code, stale.log).toBe(0);
-    expect(read(staleOut, `/de${showcasePaths.hello}`)).toMatch(/<p class="astro-comments__stale" data-comments-stale>Kommentare mit Stand vom <time datetime="[^"]+">\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
-    expect(read(staleOut, showcasePaths.hello)).toMatch(/data-comments-stale>Comments as of <time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
+    expect(read(staleOut, `/de${showcasePaths.hello}`)).toMatch(/<p class="astro-comments__stale" data-comments-stale data-pagefind-ignore>Kommentare mit Stand vom <time datetime="[^"]+">\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
+    expect(read(staleOut, showcasePaths.hello)).toMatch(/data-comments-stale data-pagefind-ignore>Comments as of <time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
   });
 });

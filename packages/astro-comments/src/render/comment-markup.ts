@@ -30,12 +30,13 @@ function commentHtml(comment: RenderedComment, view: CommentView): string {
   const replies = !("replies" in comment) || comment.replies.length === 0
     ? ""
     : `<ol class="astro-comments__replies" data-comment-replies aria-label="${escapeHtml(fillTemplate(view.messages.replies, { author: comment.author }))}">${commentItemsHtml(comment.replies, view)}</ol>`;
+  // The header (name, date, permalink) is never a search hit: data-pagefind-ignore (docs/styling.md#search).
   // The permalink's name starts with its visible text (the date), as WCAG's "label in name" asks,
   // and says whose comment it is, because a list of links read out of context is a row of dates.
   const permalinkName = escapeHtml(fillTemplate(view.messages.permalink, { date, author: comment.author }));
   return (
     `<article class="astro-comments__comment" data-comment id="${id}">` +
-    `<header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>${author}</span> ` +
+    `<header class="astro-comments__meta" data-pagefind-ignore><span class="astro-comments__author" data-comment-author>${author}</span> ` +
     `<a class="astro-comments__permalink" data-comment-permalink href="#${id}" aria-label="${permalinkName}">` +
     `<time class="astro-comments__time" datetime="${machineDate(comment.createdAt)}">${escapeHtml(date)}</time></a></header>` +
     `<div class="astro-comments__body" data-comment-body>${comment.html}</div>${replies}</article>`

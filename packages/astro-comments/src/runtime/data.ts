@@ -20,6 +20,7 @@ export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from
 export type { RenderedComment } from "../render/comment-tree.ts";
 export { pathKey } from "../render/path-key.ts";
 export { machineDate } from "../render/comment-markup.ts";
+export { colorSchemeAttribute, customColorSchemeCss } from "../render/color-scheme.ts";
 export { commentsJsonLd, serializeJsonLd, type CommentsJsonLdInput, type JsonLdNode } from "../render/json-ld.ts";
 export { builtInMessages, type CommentMessages, type CommentMessageOverrides, type PluralForms } from "../i18n/messages.ts";
 export type { PageLocale } from "../i18n/page-locale.ts";

@@ -56,6 +56,16 @@ describe("options", () => {
     expect(() => resolveOptions({ perPage: 1000 }, env)).toThrowError(/"perPage" must be a whole number from 1 to 100/);
   });
 
+  it("take darkMode as a mode, false or the site's own selectors, and searchIndex as bodies or none", () => {
+    expect(resolveOptions({}, env)).toMatchObject({ darkMode: "auto", searchIndex: "bodies" });
+    expect(resolveOptions({ darkMode: { dark: " body.mode-dark " } }, env).darkMode).toEqual({ dark: "body.mode-dark" });
+    expect(resolveOptions({ darkMode: false, searchIndex: "none" }, env)).toMatchObject({ darkMode: false, searchIndex: "none" });
+    const text = message(() => resolveOptions({ darkMode: { dark: "x} body{color:red" }, searchIndex: "all" }, env));
+    expect(text).toContain('"darkMode');
+    expect(text).toContain('"searchIndex"');
+    expect(message(() => resolveOptions({ darkMode: "class" }, env))).toContain('"darkMode"');
+  });
+
   it("do not need credentials for commands that fetch nothing", () => {
     const resolved = resolveOptions({ heading: "Talk" }, {}, { requireCredentials: false });
     expect(resolved.heading).toBe("Talk");

@@ -1,5 +1,6 @@
 import { codeSamples, hostileBodies, xssBodies, xssNames } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
+import { colorSchemeAttribute, customColorSchemeCss } from "../../src/render/color-scheme.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
 import { machineDate } from "../../src/render/comment-markup.ts";
 import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
@@ -116,9 +117,9 @@ describe("comment markup", () => {
     const view = { formatDate: (d: string) => `<${d}>`, messages: { replies: "Replies to {author}", permalink: "{date}, comment by {author}" } };
     const html = commentItemsHtml([{ id: "comment-00000001", author: 'A & "B"', createdAt: "2024-01-01T00:00:00.000000Z", html: "<p>top</p>", path: "/a", replies: [reply] }], view);
     expect(html).toBe(
-      '<li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="comment-00000001"><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>A &amp; &quot;B&quot;</span> ' +
+      '<li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="comment-00000001"><header class="astro-comments__meta" data-pagefind-ignore><span class="astro-comments__author" data-comment-author>A &amp; &quot;B&quot;</span> ' +
         '<a class="astro-comments__permalink" data-comment-permalink href="#comment-00000001" aria-label="&lt;2024-01-01T00:00:00.000000Z&gt;, comment by A &amp; &quot;B&quot;"><time class="astro-comments__time" datetime="2024-01-01T00:00:00.000Z">&lt;2024-01-01T00:00:00.000000Z&gt;</time></a></header><div class="astro-comments__body" data-comment-body><p>top</p></div>' +
-        '<ol class="astro-comments__replies" data-comment-replies aria-label="Replies to A &amp; &quot;B&quot;"><li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="comment-00000002"><header class="astro-comments__meta"><span class="astro-comments__author" data-comment-author>&lt;b&gt;R&lt;/b&gt;</span> ' +
+        '<ol class="astro-comments__replies" data-comment-replies aria-label="Replies to A &amp; &quot;B&quot;"><li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="comment-00000002"><header class="astro-comments__meta" data-pagefind-ignore><span class="astro-comments__author" data-comment-author>&lt;b&gt;R&lt;/b&gt;</span> ' +
         '<a class="astro-comments__permalink" data-comment-permalink href="#comment-00000002" aria-label="&lt;2024-01-02T03:04:05.123456Z&gt;, comment by &lt;b&gt;R&lt;/b&gt;"><time class="astro-comments__time" datetime="2024-01-02T03:04:05.123Z">&lt;2024-01-02T03:04:05.123456Z&gt;</time></a></header><div class="astro-comments__body" data-comment-body><p>reply</p></div></article></li></ol></article></li>',
     );
   });
@@ -129,5 +130,15 @@ describe("machineDate", () => {
     const stamps = ["2026-01-01T00:00:00.000000Z", "2024-02-29T23:59:59.999999Z", "1999-12-31T12:34:56.123456Z", "2026-05-05T05:05:05Z", "2026-05-05T05:05:05.5+02:00"];
     for (const stamp of stamps) expect(machineDate(stamp)).toBe(new Date(stamp).toISOString());
     expect(machineDate("2024-02-29T23:59:59.999999Z")).toBe("2024-02-29T23:59:59.999Z");
+  });
+});
+
+describe("color scheme of the section", () => {
+  it("marks the section for the stylesheet's own modes, and writes one rule per selector of a site's toggle", () => {
+    expect([colorSchemeAttribute("auto"), colorSchemeAttribute("media"), colorSchemeAttribute(false), colorSchemeAttribute({ dark: ".night" })]).toEqual(["auto", "media", undefined, "custom"]);
+    expect(customColorSchemeCss("auto")).toBe("");
+    expect(customColorSchemeCss({ dark: "body.mode-dark", light: "body.mode-light" })).toBe(
+      ':where(body.mode-dark) :where([data-comments-scheme="custom"]){color-scheme:dark}:where(body.mode-light) :where([data-comments-scheme="custom"]){color-scheme:light}',
+    );
   });
 });
