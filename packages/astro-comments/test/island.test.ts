@@ -159,6 +159,7 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     expect(island.status).toBe(200);
     expect(island.headers.get("content-type")).toBe("text/html");
     expect(island.headers.get("cache-control")).toBe(CACHE_CONTROL);
+    expect(island.headers.get("cdn-cache-control")).toBe("public, max-age=60, stale-while-revalidate=600");
     expect(island.headers.get("cache-tag")).toBe("comments:/posts/island");
     expect(section(island.body)).toBe(section(page.body));
   });

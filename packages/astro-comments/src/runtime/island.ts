@@ -26,19 +26,30 @@ export interface IslandCache {
 
 const CACHE_DEFAULTS = { maxAge: 60, staleWhileRevalidate: 600 } as const satisfies Required<IslandCache>;
 
-// Under the 10 s that serverless hosts (Netlify's default) give a function, so the island answers
-// itself rather than being cut off; the reader sees the build's comments meanwhile anyway.
+// Less than the live loader's 15 s: the reader already sees the build's comments, so waiting
+// longer only bills the function for time nobody needs; an API silent for 8 s is taken as down.
 const ISLAND_BUDGET_MS = 8_000;
 
-/** The island's `Cache-Control` for these settings; throws, naming the bad value, at build time. */
-export function islandCacheControl(cache: IslandCache = {}): string {
+/** The cache settings with defaults filled in; throws, naming each bad value, at build time. */
+export function islandCache(cache: IslandCache = {}): Required<IslandCache> {
   const settings = { ...CACHE_DEFAULTS, ...cache };
   const bad = Object.entries(settings).filter(([, seconds]) => !Number.isInteger(seconds) || seconds < 0);
   if (bad.length > 0) {
     const names = bad.map(([name, seconds]) => `${name} (${String(seconds)})`).join(", ");
     throw new CommentsConfigError(`astro-comments: <CommentsIsland cache={…}> needs whole numbers of seconds, 0 or more: ${names}.`, "For example cache={{ maxAge: 60, staleWhileRevalidate: 600 }}.");
   }
-  return `public, s-maxage=${settings.maxAge}, stale-while-revalidate=${settings.staleWhileRevalidate}`;
+  return settings;
+}
+
+// Cache-Control for every cache (a browser ignores s-maxage), and CDN-Cache-Control (RFC 9213),
+// which Netlify, Vercel and Cloudflare read instead and do not pass on to browsers: Netlify caches
+// a function's answer only with it (or its own Netlify-CDN-Cache-Control).
+function cacheHeaders({ maxAge, staleWhileRevalidate }: Required<IslandCache>, key: string): Record<string, string> {
+  return {
+    "Cache-Control": `public, s-maxage=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`,
+    "CDN-Cache-Control": `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`,
+    "Cache-Tag": commentsCacheTag(key),
+  };
 }
 
 /** What the island answers: the page's comments with cache headers, or no comments and a status that keeps the fallback. */
@@ -47,7 +58,7 @@ export type IslandAnswer =
   | { status: 503; statusText: string; headers: Record<string, string> };
 
 /** The comments of the page `path` as the API has them now, or a 503 when it cannot say in time. */
-export async function islandAnswer(path: string, cacheControl: string): Promise<IslandAnswer> {
+export async function islandAnswer(path: string, cache: Required<IslandCache>): Promise<IslandAnswer> {
   const key = pathKey(path);
   try {
     const settings = liveSettings();
@@ -55,7 +66,7 @@ export async function islandAnswer(path: string, cacheControl: string): Promise<
     const options = { ...patience, timeout: Math.min(patience.timeout, ISLAND_BUDGET_MS), giveUpAfter: Math.min(patience.giveUpAfter, ISLAND_BUDGET_MS), rateLimitWait: Math.min(patience.rateLimitWait, ISLAND_BUDGET_MS) };
     const data = renderPageComments(key, sortPageThreads(await fetchPageThreads(key, settings, options)));
     const comments = config.order === "newest-first" ? [...data.comments].reverse() : data.comments;
-    return { status: 200, headers: { "Cache-Control": cacheControl, "Cache-Tag": commentsCacheTag(key) }, count: data.count, comments };
+    return { status: 200, headers: cacheHeaders(cache, key), count: data.count, comments };
   } catch {
     // Not cached anywhere, so the next reader asks again; the page keeps the build's comments.
     return { status: 503, statusText: "Service Unavailable", headers: { "Cache-Control": "no-store" } };
