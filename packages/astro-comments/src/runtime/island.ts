@@ -41,12 +41,15 @@ export function islandCache(cache: IslandCache = {}): Required<IslandCache> {
   return settings;
 }
 
-// Cache-Control for every cache (a browser ignores s-maxage), and CDN-Cache-Control (RFC 9213),
-// which Netlify, Vercel and Cloudflare read instead and do not pass on to browsers: Netlify caches
-// a function's answer only with it (or its own Netlify-CDN-Cache-Control).
+// Cache-Control: every cache, browsers included, reads it; they ignore s-maxage, and finding no
+// lifetime of their own they fetch anew on every view. stale-while-revalidate is left out of it on
+// purpose: Chromium applies it too, and then shows a returning reader the island of their previous
+// view (measured, see docs/server-island.md). CDN-Cache-Control (RFC 9213) carries it for CDNs:
+// Netlify, Vercel and Cloudflare read it and keep it from browsers; Netlify caches a function's
+// answer only with it (or its own Netlify-CDN-Cache-Control).
 function cacheHeaders({ maxAge, staleWhileRevalidate }: Required<IslandCache>, key: string): Record<string, string> {
   return {
-    "Cache-Control": `public, s-maxage=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`,
+    "Cache-Control": `public, s-maxage=${maxAge}`,
     "CDN-Cache-Control": `public, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`,
     "Cache-Tag": commentsCacheTag(key),
   };
