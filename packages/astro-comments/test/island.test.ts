@@ -218,6 +218,7 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     const island = await get(islandUrl((await get(PAGE)).body));
     expect(island.status).toBe(503);
     expect(island.headers.get("cache-control")).toBe("no-store");
+    expect(island.headers.get("x-comments-failure")).toBe("network");
     expect(island.body).toBe("");
 
     const { page } = await visit();

@@ -3,7 +3,7 @@
 // script on a prerendered page that already shows the build's comments, so a failure here must
 // answer in a way that leaves them in place (Astro's island script swaps only a 200 text/html).
 import config from "virtual:astro-comments/config";
-import { CommentsConfigError } from "../errors.ts";
+import { CommentsApiError, CommentsConfigError } from "../errors.ts";
 import { whileWaited } from "../fetch-comments.ts";
 import { commentsCacheTag } from "../live-loader.ts";
 import { fetchPageThreads, liveSettings } from "../live-page.ts";
@@ -70,8 +70,11 @@ export async function islandAnswer(path: string, cache: Required<IslandCache>): 
     const data = renderPageComments(key, sortPageThreads(await fetchPageThreads(key, settings, options)));
     const comments = config.order === "newest-first" ? [...data.comments].reverse() : data.comments;
     return { status: 200, headers: cacheHeaders(cache, key), count: data.count, comments };
-  } catch {
+  } catch (error) {
     // Not cached anywhere, so the next reader asks again; the page keeps the build's comments.
-    return { status: 503, statusText: "Service Unavailable", headers: { "Cache-Control": "no-store" } };
+    // There is no logger at request time: the kind of failure (never a URL or a message) tells an
+    // operator with curl -I why, e.g. "unauthorized", "network", "timeout", "config".
+    const failure = error instanceof CommentsApiError ? error.failure : error instanceof CommentsConfigError ? "config" : "unexpected";
+    return { status: 503, statusText: "Service Unavailable", headers: { "Cache-Control": "no-store", "X-Comments-Failure": failure } };
   }
 }
