@@ -1,4 +1,3 @@
 export { default as Comments } from "./Comments.astro";
 export { default as CommentCount } from "./CommentCount.astro";
 export { default as CommentsJsonLd } from "./CommentsJsonLd.astro";
-export { default as CommentsIsland } from "./CommentsIsland.astro";

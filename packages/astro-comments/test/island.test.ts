@@ -107,6 +107,18 @@ async function visit(options: { javaScript?: boolean } = {}): Promise<Visit> {
 const sectionBox = (page: Page) => page.evaluate(() => JSON.stringify(document.querySelector("[data-comments]")!.getBoundingClientRect()));
 const commentIds = (page: Page) => page.evaluate(() => [...document.querySelectorAll("[data-comment]")].map((element) => element.id));
 
+// Astro fails the build of a site without an adapter when it compiles any component holding
+// server:defer, and every site imports astro-comments/components.
+describe("astro-comments/components", () => {
+  it("reaches no component that holds a server island", () => {
+    const components = new URL("../components/", import.meta.url);
+    const imported = [...readFileSync(new URL("index.ts", components), "utf8").matchAll(/from "\.\/([^"]+\.astro)"/g)].map((match) => match[1]!);
+    expect(imported).toEqual(expect.arrayContaining(["Comments.astro", "CommentCount.astro", "CommentsJsonLd.astro"]));
+    for (const file of imported) expect(readFileSync(new URL(file, components), "utf8"), file).not.toContain("server:defer");
+    expect(readFileSync(new URL("CommentsIsland.astro", components), "utf8")).toContain("server:defer");
+  });
+});
+
 const skipped = chromiumMissing !== undefined && !chromiumRequired;
 if (skipped) console.warn(chromiumMissing);
 
