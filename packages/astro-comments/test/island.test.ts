@@ -128,6 +128,7 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     mock = await startMockServer({ token: TOKEN, dataset: { seed: 26, size: 5 } });
     const first = mock.addComment({ domain: DOMAIN, path: PAGE, name: "Before Build", content: "Here at build time", created_at: "2026-04-01T10:00:00.000000Z" });
     mock.addComment({ name: "A Reply", content: "Also at build time", replyTo: first.id, created_at: "2026-04-01T11:00:00.000000Z" });
+    mock.addComment({ domain: DOMAIN, path: "/old-island/", name: "Old Address", content: "Left on the old URL", created_at: "2026-04-01T12:00:00.000000Z" });
     pendingId = mock.addComment({ domain: DOMAIN, path: "/posts/island", name: "After Build", content: "Approved after the build", status: "pending" }).id;
     site = copySite("island", fixture);
     const env = { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN };
@@ -160,7 +161,8 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     expect(page.status).toBe(200);
     expect(page.body).toContain("Here at build time");
     expect(page.body).toContain("Also at build time");
-    expect(page.body).toContain("data-comments-total>(2)<");
+    expect(page.body).toContain("Left on the old URL");
+    expect(page.body).toContain("data-comments-total>(3)<");
     // Fetched with a GET (the props fit in the URL), which a CDN can cache.
     expect(islandUrl(page.body)).toMatch(/^\/_server-islands\/CommentsIslandSection\?e=/);
   });
@@ -193,7 +195,7 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     const { page, consoleErrors } = await visit();
     await page.waitForFunction(() => document.querySelector("script[data-island-id]") === null);
     const buildIds = await commentIds(page);
-    expect(buildIds).toHaveLength(2);
+    expect(buildIds).toHaveLength(3);
 
     expect(mock!.approve(pendingId)).toBeDefined();
     // The same browser, its HTTP cache holding the island of the first view: it must not show that
@@ -202,9 +204,10 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     await page.waitForFunction(() => (window as unknown as { __islands: number }).__islands > 0 && document.querySelector("script[data-island-id]") === null);
     const text = await page.locator("[data-comments]").innerText();
     expect(text).toContain("Approved after the build");
-    expect(text).toContain("(3)");
+    expect(text).toContain("(4)");
+    expect(text).toContain("Left on the old URL");
     const ids = await commentIds(page);
-    expect(ids).toHaveLength(3);
+    expect(ids).toHaveLength(4);
     expect(ids).toEqual(expect.arrayContaining(buildIds));
     expect(consoleErrors).toEqual([]);
 

@@ -7,6 +7,7 @@ import { CommentsApiError, CommentsConfigError } from "../errors.ts";
 import { whileWaited } from "../fetch-comments.ts";
 import { commentsCacheTag } from "../live-loader.ts";
 import { fetchPageThreads, liveSettings } from "../live-page.ts";
+import { dedupeAliasedThreads } from "../render/aliases.ts";
 import { renderPageComments, sortPageThreads } from "../render/comment-tree.ts";
 import type { RenderedComment } from "../render/comment-tree.ts";
 import { pathKey } from "../render/path-key.ts";
@@ -60,14 +61,19 @@ export type IslandAnswer =
   | { status: 200; headers: Record<string, string>; count: number; comments: RenderedComment[] }
   | { status: 503; statusText: string; headers: Record<string, string> };
 
-/** The comments of the page `path` as the API has them now, or a 503 when it cannot say in time. */
-export async function islandAnswer(path: string, cache: Required<IslandCache>): Promise<IslandAnswer> {
+/**
+ * The comments of the page `path` as the API has them now, or a 503 when it cannot say in time.
+ * `aliases`: other paths whose comments the build showed on this page (the aliases option and
+ * redirects), merged in as the build merges them.
+ */
+export async function islandAnswer(path: string, cache: Required<IslandCache>, aliases: readonly string[] = []): Promise<IslandAnswer> {
   const key = pathKey(path);
   try {
     const settings = liveSettings();
     const patience = whileWaited(settings);
     const options = { ...patience, timeout: Math.min(patience.timeout, ISLAND_BUDGET_MS), giveUpAfter: Math.min(patience.giveUpAfter, ISLAND_BUDGET_MS), rateLimitWait: Math.min(patience.rateLimitWait, ISLAND_BUDGET_MS) };
-    const data = renderPageComments(key, sortPageThreads(await fetchPageThreads(key, settings, options)));
+    const threads = (await Promise.all([key, ...aliases].map((source) => fetchPageThreads(pathKey(source), settings, options)))).flat();
+    const data = renderPageComments(key, sortPageThreads(aliases.length === 0 ? threads : dedupeAliasedThreads(threads, key)));
     const comments = config.order === "newest-first" ? [...data.comments].reverse() : data.comments;
     return { status: 200, headers: cacheHeaders(cache, key), count: data.count, comments };
   } catch (error) {
