@@ -223,6 +223,22 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     await page.context().close();
   });
 
+  it("gives up on an API that hangs within the live loader's 15 s, with a 503 that no cache keeps", async () => {
+    const url = islandUrl((await get(PAGE)).body);
+    mock!.setOutage("hang");
+    try {
+      const started = performance.now();
+      const island = await get(url);
+      // The island's budget is 8 s; 15 s is what the issue allows, with room for a busy machine.
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(island.status).toBe(503);
+      expect(island.headers.get("cache-control")).toBe("no-store");
+      expect(island.headers.get("x-comments-failure")).toBe("timeout");
+    } finally {
+      mock!.setOutage("off");
+    }
+  }, 30_000);
+
   it("keeps the build's comments, and shows no error, when the API is stopped", async () => {
     const withoutScript = await visit({ javaScript: false });
     const fallback = await withoutScript.page.locator("[data-comments]").innerText();

@@ -14,8 +14,8 @@ import { pathKey } from "../render/path-key.ts";
 
 /**
  * How long shared caches (a CDN) may keep the island's answer, in seconds: `maxAge` becomes
- * `s-maxage`, `staleWhileRevalidate` the time after that during which a cache may still answer
- * with its copy while it fetches a new one.
+ * `s-maxage` in Cache-Control and `max-age` in CDN-Cache-Control, `staleWhileRevalidate` the time
+ * after that during which a CDN may still answer with its copy while it fetches a new one.
  * @example { maxAge: 300, staleWhileRevalidate: 3600 }
  */
 export interface IslandCache {
