@@ -5,17 +5,15 @@
 // rest of the package, still works; only using it needs Astro 6.
 import "./node-version.ts";
 import type { LiveLoader } from "astro/loaders";
-import { collectThreads } from "./api/crawl.ts";
-import { crawlComments, type CrawlLogger } from "./api/crawl-comments.ts";
 import type { CommentThread } from "./api/generated/api-types.ts";
 import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsApiError, CommentsConfigError } from "./errors.ts";
 import { whileWaited } from "./fetch-comments.ts";
-import { resolveOptions, type CommentsOptions, type Credentials, type ResolvedOptions } from "./options.ts";
+import { fetchPageThreads, fetchThreads, liveSettings } from "./live-page.ts";
+import type { CommentsOptions } from "./options.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { pathKey } from "./render/path-key.ts";
-import { onlySite } from "./site-registry.ts";
 
 /** Options a live loader accepts: where to fetch from, and how patiently. */
 export type CommentsLiveLoaderOptions = Pick<CommentsOptions, "domain" | "apiUrl" | "apiToken" | "perPage" | "timeout" | "retries" | "giveUpAfter" | "rateLimitWait" | "maxResponseBytes">;
@@ -39,28 +37,6 @@ function newest(data: PageCommentsData): Date | undefined {
     }
   }
   return latest === "" ? undefined : new Date(latest);
-}
-
-// A live loader has no logger: what a request hits comes back as its error.
-const quiet: CrawlLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-
-/** Every thread stored under these endpoints (one crawl each, concurrently). */
-async function fetchThreads(credentials: Credentials, options: ResolvedOptions, endpoints: readonly URL[]): Promise<CommentThread[]> {
-  // A reader is waiting: little patience, and advice to try again rather than build again.
-  const crawls = endpoints.map(async (endpoint) => (await crawlComments({ ...credentials, endpoint }, whileWaited(options), quiet, collectThreads, { audience: "request" })).result);
-  return (await Promise.all(crawls)).flat();
-}
-
-/**
- * Settings: explicit options, else the comments() integration's (in `astro dev`, same process),
- * else the COMMENTS_* variables of the server's environment at request time (a deployed server
- * runs without the integration).
- */
-function settings(options: CommentsLiveLoaderOptions): ResolvedOptions & { credentials: Credentials } {
-  const site = onlySite();
-  if (site?.options.credentials && Object.keys(options).length === 0) return site.options as ResolvedOptions & { credentials: Credentials };
-  // resolveOptions throws a CommentsConfigError naming the missing variables, so credentials are set.
-  return resolveOptions(options, globalThis.process?.env ?? {}) as ResolvedOptions & { credentials: Credentials };
 }
 
 function pageEntry(key: string, threads: readonly CommentThread[]) {
@@ -91,22 +67,21 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
     // still type-check a project that imports the package).
     loadEntry: async ({ filter }: { filter: { id: string } }) => {
       try {
-        const resolved = settings(options);
+        const resolved = liveSettings(options);
         const key = pathKey(filter.id);
-        const endpoints = storedSpellings(key).map((path) => pathEndpoint(resolved.credentials.endpoint, path));
-        const threads = (await fetchThreads(resolved.credentials, resolved, endpoints)).filter((thread) => pathKey(thread.path) === key);
-        return pageEntry(key, threads);
+        // A reader is waiting: little patience.
+        return pageEntry(key, await fetchPageThreads(key, resolved, whileWaited(resolved)));
       } catch (error) {
         return { error: asError(error) };
       }
     },
     loadCollection: async ({ filter }: { filter?: CommentsCollectionFilter | undefined }) => {
       try {
-        const resolved = settings(options);
+        const resolved = liveSettings(options);
         const { endpoint } = resolved.credentials;
         const key = filter?.path === undefined ? undefined : pathKey(filter.path);
         const endpoints = key === undefined ? [endpoint] : storedSpellings(key).map((path) => pathEndpoint(endpoint, path));
-        const pages = groupThreadsByPage(await fetchThreads(resolved.credentials, resolved, endpoints));
+        const pages = groupThreadsByPage(await fetchThreads(resolved.credentials, whileWaited(resolved), endpoints));
         const entries = [...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads));
         return { entries, cacheHint: { tags: entries.flatMap((entry) => entry.cacheHint.tags) } };
       } catch (error) {

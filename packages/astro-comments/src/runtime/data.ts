@@ -150,6 +150,11 @@ export function formatCommentCount(count: number, page: PageLocale = commentLoca
   return formatCount(page.messages.count, count, page.locale);
 }
 
+/** The id of a page's comments heading, which the section is labelled by: "comments-posts-hello". */
+export function commentsHeadingId(path: string): string {
+  return `comments-${pathKey(path).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "root"}`;
+}
+
 /** The `<li>` items of a page's comment list, in the documented markup (what <Comments> renders). */
 export function renderCommentItems(comments: readonly RenderedComment[], page: PageLocale = commentLocale()): string {
   return commentItemsHtml(comments, { formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale), messages: page.messages });
