@@ -187,9 +187,9 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
   const { store, meta, logger } = context;
   const policy = failurePolicy(site);
   const reason = error.message.split("\n")[0]!.replace(/^astro-comments: /, "");
-  // By name as well: the integration's early fetch runs in the package instance Node loaded for
-  // astro.config, this code in the one Vite loaded, so the error's class is not this CommentsApiError.
-  const expected = error instanceof CommentsApiError || error.name === "CommentsApiError";
+  // Branded: the integration's early fetch runs in the copy of the package Node loaded for
+  // astro.config, this code in the one Vite loaded, and instanceof still holds.
+  const expected = error instanceof CommentsApiError;
   const fail = (extra: string) => {
     error.message = `${error.message}${extra}`;
     throw expected ? withoutTrace(error, (trace) => logger.debug(trace)) : error;
