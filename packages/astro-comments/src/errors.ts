@@ -19,7 +19,8 @@ export class CommentsConfigError extends AstroError {
 
   constructor(message: string, hint: string) {
     // An option's value or a file system's words may carry control characters; they stay inert.
-    super(escapeControlCharacters(message), hint);
+    // Line by line: a report (the orphan paths) is a list, one item a line.
+    super(message.split("\n").map(escapeControlCharacters).join("\n"), hint);
     brandedInstance(this, configErrorBrand);
     this.name = "CommentsConfigError";
   }

@@ -1,7 +1,8 @@
 import { codeSamples, hostileBodies, xssBodies, xssNames } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
-import { machineDate } from "../../src/render/comment-markup.ts";
+import { commentItemsHtml, machineDate } from "../../src/render/comment-markup.ts";
+import { commentsJsonLd, serializeJsonLd } from "../../src/render/json-ld.ts";
 import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
 import { pathKey } from "../../src/render/path-key.ts";
 import { renderCommentBody } from "../../src/render/render-body.ts";
@@ -129,5 +130,24 @@ describe("machineDate", () => {
     const stamps = ["2026-01-01T00:00:00.000000Z", "2024-02-29T23:59:59.999999Z", "1999-12-31T12:34:56.123456Z", "2026-05-05T05:05:05Z", "2026-05-05T05:05:05.5+02:00"];
     for (const stamp of stamps) expect(machineDate(stamp)).toBe(new Date(stamp).toISOString());
     expect(machineDate("2024-02-29T23:59:59.999999Z")).toBe("2024-02-29T23:59:59.999Z");
+  });
+});
+
+describe("characters HTML does not allow", () => {
+  // NUL, backspace, a terminal title command, C1 NEL and a lone surrogate: in a name, a body's
+  // text, a character reference and the plain content.
+  const hostile = "\u0000\u0008\u001b]0;PWNED\u0007\u0085\ud800";
+  const thread = (html: string, content: string) => ({ created_at: "2024-01-01T00:00:00.000000Z", content, html, status: "approved", name: `Ann${hostile}`, path: "/p", children: [] }) as unknown as Parameters<typeof renderPageComments>[1][number];
+  const notInHtml = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]|\p{Cs}/u;
+
+  it("never reach the markup, the JSON-LD or the stored name, and the name still reads", () => {
+    const data = renderPageComments("/p", [thread(`<p>a${hostile}b&#1;&#0;c</p>`, ""), thread("", `plain${hostile}`)]);
+    expect(data.comments[0]!.author).toBe("Ann]0;PWNED");
+    const markup = commentItemsHtml(data.comments, { formatDate: (iso) => iso, messages: { replies: "Replies to {author}", permalink: "{date} by {author}" } });
+    expect(markup).not.toMatch(notInHtml);
+    expect(markup).toContain(">Ann]0;PWNED</span>");
+    const jsonLd = serializeJsonLd(commentsJsonLd({ comments: data.comments, count: 2, pageUrl: "https://example.com/p" }));
+    expect(jsonLd).not.toMatch(notInHtml);
+    expect(JSON.stringify(JSON.parse(jsonLd))).not.toMatch(/\\u0000/);
   });
 });
