@@ -243,7 +243,18 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     });
   }
 
+  // What the service sends back may quote the token (a redirect's target, an error page that echoes
+  // the request): every message leaves here without it.
   async function fetchPage(page: number, perPage: number): Promise<FetchedPage> {
+    try {
+      return await fetchPageOnce(page, perPage);
+    } catch (error) {
+      if (error instanceof Error) error.message = redact(error.message);
+      throw error;
+    }
+  }
+
+  async function fetchPageOnce(page: number, perPage: number): Promise<FetchedPage> {
     const url = pageUrl(options.endpoint, options.domain, page, perPage);
     const started = now();
     // Waiting on the rate limit is not the service being down: it is charged to rateLimitWait.
