@@ -5,9 +5,13 @@
 // reaches the HTML; the token reaches no other host and no output; no stack trace is printed.
 // Answers that never end are ended by the client's own timeout and giveUpAfter, set small here.
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { check } from "../src/cli/check.ts";
 import type { PageCommentsData } from "../src/entry-schema.ts";
 import { CommentsApiError } from "../src/errors.ts";
 import { resolveOptions, type CommentsOptions } from "../src/options.ts";
@@ -247,6 +251,34 @@ describe("hostile answers with no earlier fetch to fall back on", () => {
     expect(first).not.toMatch(CONTROL);
     expect(first).not.toContain(TOKEN);
     expect(`${(error as CommentsApiError).hint}`).not.toMatch(CONTROL);
+    expect(tokenSeenElsewhere).toEqual([]);
+  });
+});
+
+describe("the check's line on hostile answers", () => {
+  // A deployed state with no comments: the crawl's answer decides, and here it cannot be had.
+  const stateFile = join(mkdtempSync(join(tmpdir(), "ac-hostile-state-")), "state.json");
+  writeFileSync(stateFile, JSON.stringify({ format: 1, generator: "astro-comments", domain: DOMAIN, crawledAt: "2026-11-20T08:00:00.000Z", complete: true, comments: 0, digest: "0".repeat(64), pages: {} }));
+
+  it.each(cases.filter((c) => c.outcome !== "ok"))("$name", async ({ answer: hostile, options }) => {
+    const printed: string[] = [];
+    const logged: string[] = [];
+    answer = hostile;
+    answered = 0;
+    const flags = ["--state", stateFile, "--verbose", "--retries", "0", "--timeout", String(options?.timeout ?? 30_000), "--give-up-after", "5000", "--rate-limit-wait", String(options?.rateLimitWait ?? 5_000)];
+    if (options?.perPage) flags.push("--per-page", String(options.perPage));
+    const code = await check(flags, {
+      env: { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: api.url, COMMENTS_API_TOKEN: TOKEN },
+      cwd: tmpdir(),
+      print: (line) => printed.push(line),
+      log: (line) => logged.push(line),
+    });
+    answer = undefined;
+    expect(code).toBe(1);
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toMatch(/^astro-comments: cannot tell whether the comments changed: .*; build\.$/);
+    expect(printed[0]).toContain(`${api.url}/api/comments`);
+    expectCleanLines([...printed, ...logged]);
     expect(tokenSeenElsewhere).toEqual([]);
   });
 });
