@@ -5,7 +5,8 @@
 // reaches the HTML; the token reaches no other host and no output; no stack trace is printed.
 // Answers that never end are ended by the client's own timeout and giveUpAfter, set small here.
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,8 +20,10 @@ import { commentItemsHtml } from "../src/render/comment-markup.ts";
 import { commentsJsonLd, serializeJsonLd } from "../src/render/json-ld.ts";
 import type { SiteState } from "../src/site-registry.ts";
 import { syncComments } from "../src/sync-comments.ts";
+import { astroBin, listFiles } from "./helpers/astro-cli.ts";
 import { loaderContext, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
+import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const TOKEN = "tok-HOSTILE-2511-secret";
 const DOMAIN = "example.com";
@@ -281,4 +284,74 @@ describe("the check's line on hostile answers", () => {
     expectCleanLines([...printed, ...logged]);
     expect(tokenSeenElsewhere).toEqual([]);
   });
+});
+
+describe("real builds of the example site against hostile answers", () => {
+  const byName = (name: string) => cases.find((c) => c.name.startsWith(name))!;
+  const sites: SiteCopy[] = [];
+  afterAll(() => sites.forEach((site) => site.remove()));
+
+  /** `astro build`, its log kept raw: Astro's own colours are the only escape sequences allowed in it. */
+  function build(site: SiteCopy): Promise<{ code: number; log: string; out: string }> {
+    const out = join(mkdtempSync(join(tmpdir(), "ac-hostile-build-")), "dist");
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
+        cwd: site.dir,
+        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: api.url, COMMENTS_API_TOKEN: TOKEN },
+      });
+      let log = "";
+      child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString()));
+      child.once("error", reject);
+      child.once("exit", (code) => resolve({ code: code ?? 1, log, out }));
+    });
+  }
+
+  function expectCleanLog(log: string) {
+    const lines = log.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
+    expectCleanLines(lines.map((line) => line.replace(/\r$/, "")));
+    expect(log).not.toMatch(/^\s+at /m);
+  }
+
+  function expectCleanOutput(out: string) {
+    for (const file of listFiles(out).filter((path) => /\.(html|xml|json)$/.test(path))) {
+      const text = readFileSync(file, "utf8");
+      expect(text, file).not.toMatch(NOT_HTML);
+      expect(text, file).not.toContain(TOKEN);
+    }
+  }
+
+  it("NUL, terminal commands and bidi overrides in every name and body: the build succeeds, and none reaches the HTML", async () => {
+    const site = copySite("hostile-names");
+    sites.push(site);
+    answer = byName("control bytes, bidi overrides and NUL inside").answer;
+    const result = await build(site);
+    answer = undefined;
+    expect(result.code, result.log).toBe(0);
+    expectCleanLog(result.log);
+    expectCleanOutput(result.out);
+    const html = listFiles(result.out).filter((path) => path.endsWith(".html")).map((path) => readFileSync(path, "utf8")).join("\n");
+    expect(html).toContain("data-comment-author>Ann]0;PWNED[2J");
+
+    // The next build of the same site meets a redirect to another host: it keeps these comments and says where to point apiUrl.
+    answer = byName("a 301 to another host").answer;
+    const redirected = await build(site);
+    answer = undefined;
+    expect(redirected.code, redirected.log).toBe(0);
+    expectCleanLog(redirected.log);
+    expectCleanOutput(redirected.out);
+    expect(redirected.log).toMatch(/WARN.*showing the comments as of .* because the fetch failed: the comments API redirected the request to "http:\/\/127\.0\.0\.1:\d+\/api\/comments\?token=\[token\]".*Set COMMENTS_API_URL \(or the apiUrl option\) to the final address/);
+    expect(tokenSeenElsewhere).toEqual([]);
+  }, 600_000);
+
+  it("a PHP notice before the JSON with nothing to fall back on: the build fails with the URL and what to do on one line", async () => {
+    const site = copySite("hostile-php");
+    sites.push(site);
+    answer = byName("a PHP notice").answer;
+    const result = await build(site);
+    answer = undefined;
+    expect(result.code).not.toBe(0);
+    expectCleanLog(result.log);
+    expect(result.log).toMatch(new RegExp(`the response is not valid JSON \\(Unexpected token '<'; starts "<br />\\\\n<b>Deprecated</b>.*${url}.*There is no earlier fetch to fall back on`));
+  }, 600_000);
 });
