@@ -128,7 +128,11 @@ const cases: Case[] = [
   // Issue 25's list.
   { name: "a PHP notice before the JSON (HTTP 200, application/json)", answer: async (a) => json(a.res, `<br />\n<b>Deprecated</b>:  Function x() is deprecated in <b>/var/www/api.php</b> on line <b>3</b><br />\n${(await a.upstream()).text}`), outcome: reason(String.raw`the response is not valid JSON \(Unexpected token '<'; starts "<br />\\n<b>Deprecated</b>`) },
   { name: "control bytes and a terminal title command before the JSON", answer: async (a) => json(a.res, `${HOSTILE_TEXT}${(await a.upstream()).text}`), outcome: reason(String.raw`not valid JSON \(Unexpected token '\\x00'; starts "\\x00\\x08\\x1b\]0;PWNED\\x07`) },
-  { name: "control bytes, bidi overrides and NUL inside names, bodies and paths", answer: spoil((page) => page.data.forEach((comment, i) => Object.assign(comment, { name: `Ann${HOSTILE_TEXT}`, content: `c${HOSTILE_TEXT}`, html: i % 2 ? "" : `<p>b${HOSTILE_TEXT}&#0;&#1;</p>` }))), outcome: "ok" },
+  { name: "control bytes, bidi overrides and NUL inside names, bodies and paths", answer: spoil((page) => {
+    page.data.forEach((comment, i) => Object.assign(comment, { name: `Ann${HOSTILE_TEXT}`, content: `c${HOSTILE_TEXT}`, html: i % 2 ? "" : `<p>b${HOSTILE_TEXT}&#0;&#1;</p>` }));
+    // A path the site builds no page for, percent-encoded: decoded to a page key, it holds ESC and NUL.
+    Object.assign(page.data[0]!, { path: "/posts/evil%1b]0;PWNED%07%00%E2%80%AE/" });
+  }), outcome: "ok" },
   { name: "a UTF-8 byte order mark before the JSON", answer: async (a) => json(a.res, `\ufeff${(await a.upstream()).text}`), outcome: "ok" },
   { name: "replies nested 10,000 deep", answer: async (a) => json(a.res, (await a.upstream()).text.replace('"data":[', `"data":[${deepThread(10_000)},`)), outcome: reason("does not match the comments API contract") },
   { name: "a 60 MiB body (maxResponseBytes 5 MiB)", answer: (a) => flood(a.res, Buffer.alloc(64 * 1024, 0x20), 60 * 1024 * 1024), options: { maxResponseBytes: 5 * 1024 * 1024 }, outcome: reason("a response was larger than 5242880 bytes") },
