@@ -177,6 +177,7 @@ const cases: Case[] = [
   { name: "a 422 whose messages carry control bytes", answer: (a) => json(a.res, JSON.stringify({ message: "invalid", errors: { domain: [`bad${HOSTILE_TEXT}`] } }), 422), outcome: reason(String.raw`refused the request \("domain: bad\\x00\\x08\\x1b\]0;PWNED`) },
   { name: "a 422 for per_page that quotes a terminal command", answer: (a) => json(a.res, JSON.stringify({ message: "invalid", errors: { per_page: [`must be less\u001b]0;PWNED\u0007`] } }), 422), options: { perPage: 20 }, outcome: reason(String.raw`refused per_page=20 \("must be less\\x1b\]0;PWNED\\x07"\)`) },
   { name: "a status line with an ESC in its reason phrase", answer: (a) => raw(a.res, "HTTP/1.1 418 I\u001b]0;PWNED\u0007 am a teapot\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), options: short, outcome: reason("(refused the request|connection failed)") },
+  { name: "an error page that echoes the Authorization header where the excerpt is cut", answer: (a) => a.res.writeHead(200, { "content-type": "text/html" }).end(`<p>${"-".repeat(38)} ${a.req.headers.authorization}</p>`), outcome: reason(String.raw`expected JSON but the response is "text/html" \(starts "<p>-+ Bearer \[token\]</p>"\)`) },
   { name: "a connection closed before any answer", answer: (a) => a.res.socket!.destroy(), options: short, outcome: reason("the connection failed before the response") },
 ];
 
@@ -204,7 +205,8 @@ function pagesOutput(pages: Map<string, PageCommentsData>): string {
 function expectCleanLines(lines: readonly string[]) {
   for (const line of lines) {
     expect(line, line).not.toMatch(CONTROL);
-    expect(line).not.toContain(TOKEN);
+    // Not even its start: an excerpt cut inside the token would show that much of it.
+    expect(line).not.toContain(TOKEN.slice(0, 10));
     expect(line).not.toMatch(/\n|\s+at \S+ \(|node:internal/);
   }
 }

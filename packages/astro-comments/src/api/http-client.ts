@@ -125,10 +125,11 @@ function redirectTarget(location: string | undefined, url: string): { shown: str
   return { shown: quoteServiceText(target.href, 120), apiUrl: safeBase };
 }
 
-function refusal(status: number, body: unknown, location: string | undefined, url: string, domain: string, perPage: number): { failure: CommentsApiFailure; message: string; action: string; perPage?: { limit: number | undefined } } {
+/** `redact` is applied to the service's words before they are quoted: an excerpt may not cut the token in half. */
+function refusal(status: number, body: unknown, location: string | undefined, url: string, domain: string, perPage: number, redact: (text: string) => string): { failure: CommentsApiFailure; message: string; action: string; perPage?: { limit: number | undefined } } {
   if (status >= 300 && status < 400) {
     // Not followed: the token travels with the request, and a redirect may point anywhere.
-    const target = redirectTarget(location, url);
+    const target = redirectTarget(location === undefined ? undefined : redact(location), url);
     return {
       failure: "redirected",
       message: target ? `the comments API redirected the request to ${target.shown}, and redirects are not followed (the API token would go with them)` : "the comments API answered with a redirect without a target, and redirects are not followed",
@@ -150,12 +151,12 @@ function refusal(status: number, body: unknown, location: string | undefined, ur
         const limit = /greater than (\d+)/.exec(perPageMessage)?.[1];
         return {
           failure: "invalid-request",
-          message: `the comments API refused per_page=${perPage} (${quoteServiceText(perPageMessage, 120)})`,
+          message: `the comments API refused per_page=${perPage} (${quoteServiceText(redact(perPageMessage), 120)})`,
           action: limit ? `Set the perPage option to ${limit} or less.` : "Set the perPage option lower (50 is accepted by every version of the service).",
           perPage: { limit: limit === undefined ? undefined : Number(limit) },
         };
       }
-      const detail = quoteServiceText(Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; "), 160);
+      const detail = quoteServiceText(redact(Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ")), 160);
       return { failure: "invalid-request", message: `the comments API refused the request${detail !== '""' ? ` (${detail})` : ""}`, action: "Check the domain option. If it looks right, the API may have changed: please report it with this message." };
     }
   }
@@ -209,9 +210,10 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   let bytes = 0;
 
   function parsePage(text: string, contentType: string, url: string, status: number): CommentListResponse {
-    const snippet = quoteServiceText(text);
+    // Redacted before it is cut, so no excerpt ends inside the token.
+    const snippet = quoteServiceText(redact(text.slice(0, 4096)));
     if (contentType !== "" && !/\bjson\b/i.test(contentType)) {
-      throw new CommentsApiError({ failure: "malformed", url, status, message: `expected JSON but the response is ${quoteServiceText(contentType.split(";")[0]!, 40)} (starts ${snippet})`, action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API." });
+      throw new CommentsApiError({ failure: "malformed", url, status, message: `expected JSON but the response is ${quoteServiceText(redact(contentType.split(";")[0]!), 40)} (starts ${snippet})`, action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API." });
     }
     let body: unknown;
     try {
@@ -244,7 +246,8 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   }
 
   // What the service sends back may quote the token (a redirect's target, an error page that echoes
-  // the request): every message leaves here without it.
+  // the request): its words are redacted before they are quoted, and every message leaves here
+  // redacted again, whatever put the token in it.
   async function fetchPage(page: number, perPage: number): Promise<FetchedPage> {
     try {
       return await fetchPageOnce(page, perPage);
@@ -363,7 +366,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         errorBody = undefined;
       }
       const location = headers["location"];
-      const { perPage: perPageRefusal, ...refused } = refusal(status, errorBody, Array.isArray(location) ? location[0] : location, url, options.domain, perPage);
+      const { perPage: perPageRefusal, ...refused } = refusal(status, errorBody, Array.isArray(location) ? location[0] : location, url, options.domain, perPage, redact);
       const details = { url, status, attempts: attempt, ...refused };
       throw perPageRefusal ? new PerPageRefused(details, perPageRefusal.limit) : new CommentsApiError(details);
     }
