@@ -166,6 +166,7 @@ const cases: Case[] = [
   { name: "a number as \"1e3\"", answer: spoil((page) => void (page.meta.total = "1e3")), outcome: reason("does not match the comments API contract") },
   { name: "null for data", answer: spoil((page) => void (page.data = null as never)), outcome: reason("does not match the comments API contract") },
   { name: "null for a name and an unknown status", answer: spoil((page) => void Object.assign(page.data[0]!, { name: null, status: "spam\u001b[31m" })), outcome: reason("does not match the comments API contract") },
+  { name: "a created_at with NUL and a date that does not exist", answer: spoil((page) => { page.data[0]!.created_at = "2024-01-01T00:00:00.000000Z\u0000"; if (page.data[1]) page.data[1].created_at = "2024-02-31T25:61:00.000000Z"; }), outcome: reason("does not match the comments API contract") },
   { name: "extra fields everywhere", answer: spoil((page) => ({ ...page, debug: { sql: "select *" }, meta: { ...page.meta, extra: 1 }, data: page.data.map((c) => ({ ...c, ip: "10.0.0.1", "\u001b]0;x\u0007": 1 })) })), outcome: "ok" },
   { name: "an unknown key holding an ESC in a contract error", answer: spoil((page) => void (page.meta["\u001b]0;PWNED\u0007"] = null, (page.meta.total = "x"))), outcome: reason("does not match the comments API contract") },
   { name: "HTTP 200 with an error body", answer: (a) => json(a.res, '{"message":"Server Error\\u001b]0;PWNED\\u0007\\n  at Illuminate\\\\Foundation"}'), outcome: reason("does not match the comments API contract") },
