@@ -5,7 +5,7 @@
 // difference on many comments and pages is one finding, with a count.
 import type { SchemaError } from "@astro-comments/schema";
 import { jsonPath, valueAt } from "./json-path.ts";
-import { isDecimalString, metaNumbers } from "./service-client.ts";
+import { escapeControlCharacters, isDecimalString, metaNumbers } from "./service-client.ts";
 
 export type Verdict = "breaking" | "tolerated";
 
@@ -107,5 +107,6 @@ function classify(pointer: string, errors: readonly SchemaError[], value: unknow
 export function findingLine(finding: Finding): string {
   const more = finding.occurrences > 1 ? `; ${finding.occurrences} times on ${finding.pages.size} page${finding.pages.size === 1 ? "" : "s"}` : "";
   const verdict = finding.verdict === "breaking" ? "breaking: the client refuses this response" : `tolerated: ${finding.tolerance}`;
-  return `${finding.url} ${finding.path}: ${finding.problem} (${verdict}${more})`;
+  // A path names the service's own keys, a problem may quote its values: one line, inert in a terminal.
+  return escapeControlCharacters(`${finding.url} ${finding.path}: ${finding.problem} (${verdict}${more})`);
 }

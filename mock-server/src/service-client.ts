@@ -8,3 +8,4 @@ export { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSummary } fro
 export { credentialsFromEnv, type Credentials } from "../../packages/astro-comments/src/api/credentials.ts";
 export { readCommentsEnv } from "../../packages/astro-comments/src/cli/read-env.ts";
 export { isDecimalString, metaNumbers } from "../../packages/astro-comments/src/api/http-client.ts";
+export { escapeControlCharacters } from "../../packages/astro-comments/src/api/service-text.ts";

@@ -2,7 +2,7 @@
 // reads them: COMMENTS_API_URL, COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or
 // from the current folder's .env files in Vite's order (the same reader as `astro-comments check`).
 import { CommandError } from "./cli-errors.ts";
-import { credentialsFromEnv, readCommentsEnv, type Credentials, type CrawlLogger } from "./service-client.ts";
+import { credentialsFromEnv, escapeControlCharacters, readCommentsEnv, type Credentials, type CrawlLogger } from "./service-client.ts";
 
 /** The COMMENTS_* variables: the environment over .env, .env.local, .env.production and .env.production.local. */
 export function environment(folder = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
@@ -31,9 +31,9 @@ export function redactor(token: string): (text: string) => string {
   return (text) => (token.length < 8 ? text : text.split(token).join("[token]"));
 }
 
-/** The crawl's progress and warnings, on stderr, token-free; its debug lines are dropped. */
+/** The crawl's progress and warnings, on stderr, token-free and inert in a terminal; its debug lines are dropped. */
 export function stderrLogger(command: string, redact: (text: string) => string): CrawlLogger {
-  const write = (message: string) => void process.stderr.write(`comments-mock ${command}: ${redact(message)}\n`);
+  const write = (message: string) => void process.stderr.write(`comments-mock ${command}: ${escapeControlCharacters(redact(message))}\n`);
   return { info: write, warn: write, debug: () => {} };
 }
 

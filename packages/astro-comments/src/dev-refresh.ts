@@ -3,6 +3,7 @@
 // Astro then reloads what the new entries change.
 import type { BaseIntegrationHooks } from "astro";
 import type { FetchStatus } from "./fetch-status.ts";
+import { escapeControlCharacters } from "./api/service-text.ts";
 import { LOADER_NAME } from "./loader.ts";
 import { STATE_MODULE } from "./freshness/state-module.ts";
 import { virtualModuleIds } from "./virtual-module.ts";
@@ -44,7 +45,7 @@ export function setupDevRefresh({ server, refreshContent, logger }: Pick<ServerS
 
   if (options.pollSeconds > 0) {
     const timer = setInterval(() => {
-      refresh("poll").catch((error: Error) => logger.warn(`polling for comments failed: ${error.message.split("\n")[0]}`));
+      refresh("poll").catch((error: Error) => logger.warn(`polling for comments failed: ${escapeControlCharacters(error.message.split("\n")[0]!)}`));
     }, options.pollSeconds * 1000);
     timer.unref();
     server.httpServer?.once("close", () => clearInterval(timer));

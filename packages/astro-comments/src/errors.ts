@@ -4,13 +4,24 @@
 import { AstroError } from "astro/errors";
 
 import { astroSafeString } from "./api/api-error.ts";
+import { brandedInstance, hasBrand } from "./api/brand.ts";
+import { escapeControlCharacters } from "./api/service-text.ts";
 
 export { CommentsApiError, type CommentsApiFailure } from "./api/api-error.ts";
 
-/** Bad or missing options or setup: raised before any request. */
+const configErrorBrand = Symbol.for("astro-comments.CommentsConfigError");
+
+/** Bad or missing options or setup: raised before any request. `instanceof` holds across the package's copies. */
 export class CommentsConfigError extends AstroError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, configErrorBrand);
+  }
+
   constructor(message: string, hint: string) {
-    super(message, hint);
+    // An option's value or a file system's words may carry control characters; they stay inert.
+    // Line by line: a report (the orphan paths) is a list, one item a line.
+    super(message.split("\n").map(escapeControlCharacters).join("\n"), hint);
+    brandedInstance(this, configErrorBrand);
     this.name = "CommentsConfigError";
   }
 

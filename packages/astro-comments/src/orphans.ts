@@ -2,6 +2,7 @@
 // typo, a moved post or a path the site spells differently. The report names them, and the feeds
 // leave them out. Pure: the integration feeds it the stored keys (from the loader) and the built
 // pages (from astro:build:done).
+import { escapeControlCharacters } from "./api/service-text.ts";
 import { pathKey } from "./render/path-key.ts";
 
 export interface OrphanPath {
@@ -79,7 +80,8 @@ export function findOrphans(stored: ReadonlyMap<string, number>, built: Readonly
 /** The one WARN (or error) block listing every orphan path. */
 export function describeOrphans(orphans: readonly OrphanPath[]): string {
   const total = orphans.reduce((n, orphan) => n + orphan.count, 0);
-  const lines = orphans.map(({ key, count, nearest }) => `  ${key} (${count} comment${count === 1 ? "" : "s"})${nearest ? `: nearest built page ${nearest}` : ""}`);
+  // A key is the service's path, decoded: %1b is an ESC by now, and must not reach the terminal as one.
+  const lines = orphans.map(({ key, count, nearest }) => `  ${escapeControlCharacters(key)} (${count} comment${count === 1 ? "" : "s"})${nearest ? `: nearest built page ${nearest}` : ""}`);
   return [
     `${total} comment${total === 1 ? "" : "s"} on ${orphans.length} path${orphans.length === 1 ? "" : "s"} that no built page shows; fix the path in the comments service or map it with the aliases option:`,
     ...lines,

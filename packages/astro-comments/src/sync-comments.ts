@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
 import { CommentsApiError, withoutTrace } from "./errors.ts";
 import type { CrawlSummary } from "./api/crawl-comments.ts";
+import { escapeControlCharacters } from "./api/service-text.ts";
 import { startFetch, type ClientOverrides } from "./fetch-comments.ts";
 import type { FetchStatus } from "./fetch-status.ts";
 import { lastGoodFiles, type LastFetch, type LastGoodEntries, type LastGoodFiles, type StoredEntry } from "./last-good.ts";
@@ -186,10 +187,11 @@ const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 async function keepLastGood(context: Context, site: SiteState, source: string, files: LastGoodFiles, modules: CommentModules, previousFetch: LastFetch | undefined, error: Error): Promise<void> {
   const { store, meta, logger } = context;
   const policy = failurePolicy(site);
-  const reason = error.message.split("\n")[0]!.replace(/^astro-comments: /, "");
-  // By name as well: the integration's early fetch runs in the package instance Node loaded for
-  // astro.config, this code in the one Vite loaded, so the error's class is not this CommentsApiError.
-  const expected = error instanceof CommentsApiError || error.name === "CommentsApiError";
+  // Escaped: an error that is not ours (a library's) may still quote what the service sent.
+  const reason = escapeControlCharacters(error.message.split("\n")[0]!.replace(/^astro-comments: /, ""));
+  // Branded: the integration's early fetch runs in the copy of the package Node loaded for
+  // astro.config, this code in the one Vite loaded, and instanceof still holds.
+  const expected = error instanceof CommentsApiError;
   const fail = (extra: string) => {
     error.message = `${error.message}${extra}`;
     throw expected ? withoutTrace(error, (trace) => logger.debug(trace)) : error;

@@ -2,6 +2,8 @@
 // under api/) also runs in plain Node bins and bundles (the mock's record/verify, the freshness
 // check). Astro still formats it as one of its own: its error printer recognises AstroError by
 // the `type` field, not the class, and then prints our `hint` instead of inventing one.
+import { brandedInstance, hasBrand } from "./brand.ts";
+import { escapeControlCharacters } from "./service-text.ts";
 
 export type CommentsApiFailure =
   | "unauthorized"
@@ -10,6 +12,7 @@ export type CommentsApiFailure =
   | "not-found"
   | "rate-limited"
   | "server-error"
+  | "redirected"
   | "network"
   | "timeout"
   | "too-large"
@@ -28,8 +31,17 @@ export function astroSafeString(error: Error): string {
   return `${error.name}: ${error.message}`.replace(/(win)(dow)|(docu)(ment)/gi, (_, a: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined) => `${a ?? c}\u2060${b ?? d}`);
 }
 
-/** A request to the comments API, or a whole crawl, that failed for good (after any retries). */
+const apiErrorBrand = Symbol.for("astro-comments.CommentsApiError");
+
+/**
+ * A request to the comments API, or a whole crawl, that failed for good (after any retries).
+ * `instanceof` holds across the package's copies in one process (see brand.ts).
+ */
 export class CommentsApiError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, apiErrorBrand);
+  }
+
   /** What Astro's error printer looks for (AstroError.is). */
   readonly type = "AstroError";
   readonly url: string;
@@ -43,13 +55,16 @@ export class CommentsApiError extends Error {
 
   constructor(details: { failure: CommentsApiFailure; url: string; status?: number; message: string; action: string; attempts?: number; hint?: string }) {
     const where = details.status === undefined ? details.url : `${details.url}, HTTP ${details.status}`;
-    super(`astro-comments: ${details.message} (${where}). ${details.action}`);
+    // Service text is quoted where it is put in; escaping the whole line as well keeps anything
+    // that slipped through (a network library's words) on one line and inert in a terminal.
+    super(escapeControlCharacters(`astro-comments: ${details.message} (${where}). ${details.action}`));
+    brandedInstance(this, apiErrorBrand);
     this.name = "CommentsApiError";
     this.url = details.url;
     this.status = details.status;
     this.failure = details.failure;
     this.attempts = details.attempts ?? 1;
-    this.action = details.action;
+    this.action = escapeControlCharacters(details.action);
     this.hint = details.hint ?? hints[details.failure];
   }
 
@@ -63,6 +78,7 @@ const hints: Record<CommentsApiFailure, string> = {
   unauthorized: "The token is read from COMMENTS_API_TOKEN or the apiToken option; it is sent only in the Authorization header and never printed.",
   forbidden: "The domain is read from COMMENTS_DOMAIN or the domain option and must match the account's site exactly.",
   "invalid-request": "The service validated the request and refused it; the message quotes what it said.",
+  redirected: "The API token travels with every request, so a redirect is never followed: the client only talks to the address you configured.",
   "not-found": "The endpoint is COMMENTS_API_URL (or apiUrl) followed by /api/comments.",
   "rate-limited": "Waits for the service's rate limit count against the rateLimitWait option (default 10 minutes), not against giveUpAfter.",
   "server-error": "With onError: \"last-good\" (the default), a build keeps the comments of its last complete fetch.",

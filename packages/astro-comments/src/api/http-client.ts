@@ -7,8 +7,10 @@ import type { CommentListResponse, ValidationError } from "./generated/api-types
 import { createContractValidator, describeSchemaErrors } from "./generated/list-response-contract.ts";
 import { Agent, request } from "undici";
 import { CommentsApiError, type CommentsApiFailure } from "./api-error.ts";
+import { brandedInstance, hasBrand } from "./brand.ts";
 import { DEFAULT_RATE_LIMIT_WAIT_MS, describeLimit, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type WaitBudget } from "./rate-limit-gate.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
+import { escapeControlCharacters, quoteServiceText } from "./service-text.ts";
 
 export interface CommentsClientOptions {
   /** The list endpoint, e.g. https://go.jamcomments.com/api/comments. */
@@ -81,21 +83,59 @@ function describeAttemptFailure(error: unknown, phase: "headers" | "body", timed
   const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.cause?.code ?? err.code;
   const detail = err.cause?.message ?? err.message ?? "";
-  const text = code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail;
+  // undici's words can carry the bytes it choked on (a header value, a status line).
+  const text = escapeControlCharacters(code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail).slice(0, 200);
   const where = phase === "headers" ? "before the response" : `in the middle of the response body (${bytes} bytes received)`;
   return { reason: `the connection failed ${where}: ${text || String(error)}`, timeout: false };
 }
 
+const perPageRefusedBrand = Symbol.for("astro-comments.PerPageRefused");
+
 /** A 422 for per_page: the largest value the service names ("may not be greater than 100"), if it names one. */
 export class PerPageRefused extends CommentsApiError {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, perPageRefusedBrand);
+  }
   readonly limit: number | undefined;
   constructor(details: ConstructorParameters<typeof CommentsApiError>[0], limit: number | undefined) {
     super(details);
+    brandedInstance(this, perPageRefusedBrand);
     this.limit = limit;
   }
 }
 
-function refusal(status: number, body: unknown, domain: string, perPage: number): { failure: CommentsApiFailure; message: string; action: string; perPage?: { limit: number | undefined } } {
+/**
+ * A redirect's target as a message may show it: resolved against the request, without user and
+ * password, quoted. Undefined without a Location header.
+ */
+function redirectTarget(location: string | undefined, url: string): { shown: string; apiUrl: string | undefined } | undefined {
+  if (location === undefined || location.trim() === "") return undefined;
+  let target: URL;
+  try {
+    target = new URL(location.trim(), url);
+  } catch {
+    return { shown: quoteServiceText(location), apiUrl: undefined };
+  }
+  target.username = "";
+  target.password = "";
+  const path = target.pathname.replace(/\/+$/, "");
+  // The endpoint is apiUrl followed by /api/comments: the base to configure is what precedes it.
+  const base = path.endsWith("/api/comments") ? `${target.origin}${path.slice(0, -"/api/comments".length)}` : target.origin;
+  const safeBase = (target.protocol === "https:" || target.protocol === "http:") && escapeControlCharacters(base) === base ? base : undefined;
+  return { shown: quoteServiceText(target.href, 120), apiUrl: safeBase };
+}
+
+/** `redact` is applied to the service's words before they are quoted: an excerpt may not cut the token in half. */
+function refusal(status: number, body: unknown, location: string | undefined, url: string, domain: string, perPage: number, redact: (text: string) => string): { failure: CommentsApiFailure; message: string; action: string; perPage?: { limit: number | undefined } } {
+  if (status >= 300 && status < 400) {
+    // Not followed: the token travels with the request, and a redirect may point anywhere.
+    const target = redirectTarget(location === undefined ? undefined : redact(location), url);
+    return {
+      failure: "redirected",
+      message: target ? `the comments API redirected the request to ${target.shown}, and redirects are not followed (the API token would go with them)` : "the comments API answered with a redirect without a target, and redirects are not followed",
+      action: target?.apiUrl ? `Set COMMENTS_API_URL (or the apiUrl option) to the final address, ${target.apiUrl}, if you trust it.` : "Set COMMENTS_API_URL (or the apiUrl option) to the service's final address.",
+    };
+  }
   switch (status) {
     case 401:
       return { failure: "unauthorized", message: "the comments API rejected the API token", action: "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area." };
@@ -111,13 +151,13 @@ function refusal(status: number, body: unknown, domain: string, perPage: number)
         const limit = /greater than (\d+)/.exec(perPageMessage)?.[1];
         return {
           failure: "invalid-request",
-          message: `the comments API refused per_page=${perPage} ("${perPageMessage}")`,
+          message: `the comments API refused per_page=${perPage} (${quoteServiceText(redact(perPageMessage), 120)})`,
           action: limit ? `Set the perPage option to ${limit} or less.` : "Set the perPage option lower (50 is accepted by every version of the service).",
           perPage: { limit: limit === undefined ? undefined : Number(limit) },
         };
       }
-      const detail = Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ");
-      return { failure: "invalid-request", message: `the comments API refused the request${detail ? ` (${detail})` : ""}`, action: "Check the domain option. If it looks right, the API may have changed: please report it with this message." };
+      const detail = quoteServiceText(redact(Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ")), 160);
+      return { failure: "invalid-request", message: `the comments API refused the request${detail !== '""' ? ` (${detail})` : ""}`, action: "Check the domain option. If it looks right, the API may have changed: please report it with this message." };
     }
   }
 }
@@ -141,6 +181,15 @@ function readDecimalStrings(body: unknown): void {
   }
 }
 
+/**
+ * JSON.parse's reason without its own excerpt of the body: V8 quotes the body raw, newlines and
+ * all ("Unexpected token '<', "<br />\n<b>"... is not valid JSON"), and the message quotes the start
+ * of the body itself, safely.
+ */
+function parserReason(error: Error): string {
+  return escapeControlCharacters(error.message.replace(/, "[\s\S]*$/, "")).slice(0, 120);
+}
+
 export function createCommentsClient(options: CommentsClientOptions): CommentsClient {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retryPolicy };
   const random = options.random ?? Math.random;
@@ -161,15 +210,17 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   let bytes = 0;
 
   function parsePage(text: string, contentType: string, url: string, status: number): CommentListResponse {
-    const snippet = JSON.stringify(text.slice(0, 80));
+    // Redacted before it is cut, so no excerpt ends inside the token.
+    const snippet = quoteServiceText(redact(text.slice(0, 4096)));
     if (contentType !== "" && !/\bjson\b/i.test(contentType)) {
-      throw new CommentsApiError({ failure: "malformed", url, status, message: `expected JSON but the response is ${contentType.split(";")[0]} (starts ${snippet})`, action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API." });
+      throw new CommentsApiError({ failure: "malformed", url, status, message: `expected JSON but the response is ${quoteServiceText(redact(contentType.split(";")[0]!), 40)} (starts ${snippet})`, action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API." });
     }
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      // A UTF-8 byte order mark is not JSON, but RFC 8259 lets a parser ignore it: it is a Windows editor's habit, not damage.
+      body = JSON.parse(text.startsWith("\ufeff") ? text.slice(1) : text);
     } catch (error) {
-      throw new CommentsApiError({ failure: "malformed", url, status, message: `the response is not valid JSON (${(error as Error).message}; starts ${snippet})`, action: "The comments API sent a broken body; try again, and report it to the service if it persists." });
+      throw new CommentsApiError({ failure: "malformed", url, status, message: `the response is not valid JSON (${parserReason(error as Error)}; starts ${snippet})`, action: "The comments API sent a broken body; try again, and report it to the service if it persists." });
     }
     options.onBody?.(url, body);
     readDecimalStrings(body);
@@ -194,7 +245,19 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     });
   }
 
+  // What the service sends back may quote the token (a redirect's target, an error page that echoes
+  // the request): its words are redacted before they are quoted, and every message leaves here
+  // redacted again, whatever put the token in it.
   async function fetchPage(page: number, perPage: number): Promise<FetchedPage> {
+    try {
+      return await fetchPageOnce(page, perPage);
+    } catch (error) {
+      if (error instanceof Error) error.message = redact(error.message);
+      throw error;
+    }
+  }
+
+  async function fetchPageOnce(page: number, perPage: number): Promise<FetchedPage> {
     const url = pageUrl(options.endpoint, options.domain, page, perPage);
     const started = now();
     // Waiting on the rate limit is not the service being down: it is charged to rateLimitWait.
@@ -302,7 +365,8 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       } catch {
         errorBody = undefined;
       }
-      const { perPage: perPageRefusal, ...refused } = refusal(status, errorBody, options.domain, perPage);
+      const location = headers["location"];
+      const { perPage: perPageRefusal, ...refused } = refusal(status, errorBody, Array.isArray(location) ? location[0] : location, url, options.domain, perPage, redact);
       const details = { url, status, attempts: attempt, ...refused };
       throw perPageRefusal ? new PerPageRefused(details, perPageRefusal.limit) : new CommentsApiError(details);
     }

@@ -6,6 +6,8 @@
 // Time spent here is charged to a per-crawl budget (rateLimitWait), never to a request's
 // giveUpAfter, which is for services that are down or hung. Pure apart from the injected clock.
 
+import { brandedInstance, hasBrand } from "./brand.ts";
+
 export interface GateClock {
   /** Milliseconds on a monotonic clock. */
   now(): number;
@@ -42,12 +44,22 @@ export interface Pause {
   retryAfter: number | undefined;
 }
 
-/** Thrown by the gate when a pause would overrun the crawl's budget; the client turns it into a CommentsApiError. */
+const budgetExceededBrand = Symbol.for("astro-comments.RateLimitBudgetExceeded");
+
+/**
+ * Thrown by the gate when a pause would overrun the crawl's budget; the client turns it into a
+ * CommentsApiError. Branded: the gate is shared through globalThis, so the copy of the package
+ * that throws it is often not the copy whose client catches it.
+ */
 export class RateLimitBudgetExceeded extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, budgetExceededBrand);
+  }
   readonly pause: Pause;
   readonly budget: WaitBudget;
   constructor(pause: Pause, budget: WaitBudget) {
     super("rate-limit wait budget exceeded");
+    brandedInstance(this, budgetExceededBrand);
     this.pause = pause;
     this.budget = budget;
   }

@@ -3,7 +3,17 @@
 // the package, the one name a site's owner already knows. `--no` keeps npx to the installed copy.
 // No Astro or Vite is loaded.
 import { setFlagsFromString } from "node:v8";
-import { check } from "./check.ts";
+
+// The Node check before anything loads undici, which on an older Node fails while loading, in a
+// 15-line TypeError trace that says nothing about versions. Static imports are all loaded before
+// any of this module runs, hence the dynamic ones; a command prints its message, not a stack.
+try {
+  await import("../node-version.ts");
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
+const { check } = await import("./check.ts");
 
 const usage = `Usage: npx --no astro-comments check [options]   (npx --no astro-comments check --help for the options)\n`;
 

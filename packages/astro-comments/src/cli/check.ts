@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSettings } from "../api/crawl-comments.ts";
 import { credentialsFromEnv, envNames, type Credentials } from "../api/credentials.ts";
+import { escapeControlCharacters } from "../api/service-text.ts";
 import { StateCollector, type CompleteState } from "../freshness/comments-state.ts";
 import { compareStates, StateUnusable, usableState } from "../freshness/compare-states.ts";
 import { readDeployedState } from "../freshness/deployed-state.ts";
@@ -121,8 +122,10 @@ function firstLine(error: Error): string {
  */
 export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1> {
   let token: string | undefined;
-  // The line is the only output; no token gets into it, even inside a quoted service message.
-  const say = (line: string) => io.print(token ? line.replaceAll(token, "[token]") : line);
+  // The line is the only output; no token gets into it, even inside a quoted service message, and
+  // it stays one line, inert in a terminal, whatever the service or the deployed state said.
+  const clean = (line: string) => escapeControlCharacters(token ? line.replaceAll(token, "[token]") : line);
+  const say = (line: string) => io.print(clean(line));
   const unsure = (why: string) => {
     say(`astro-comments: cannot tell whether the comments changed: ${why}; build.`);
     return 1 as const;
@@ -155,7 +158,8 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
   }
 
   const quiet = () => undefined;
-  const logger: CrawlLogger = flags.verbose ? { info: io.log, warn: io.log, debug: quiet } : { info: quiet, warn: quiet, debug: quiet };
+  const log = (line: string) => io.log(clean(line));
+  const logger: CrawlLogger = flags.verbose ? { info: log, warn: log, debug: quiet } : { info: quiet, warn: quiet, debug: quiet };
   const crawling = crawlComments(credentials, settings, logger, () => new StateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
   // Awaited below; handled here so an early answer from the state leaves no unhandled rejection.
   crawling.catch(quiet);

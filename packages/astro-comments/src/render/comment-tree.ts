@@ -5,6 +5,7 @@ import type { PageCommentsData, StoredComment, StoredReply } from "../entry-sche
 import { commentIdAllocator } from "./comment-id.ts";
 import { pathKey } from "./path-key.ts";
 import { renderCommentBody, type RenderedBody } from "./render-body.ts";
+import { withoutControlCharacters } from "./sanitize.ts";
 
 /** A comment as the markup renders it: a top-level comment, or a reply (which has no replies). */
 export type RenderedComment = StoredComment | StoredReply;
@@ -61,7 +62,8 @@ export function renderPageComments(key: string, sortedThreads: readonly CommentT
     const body = renderBody(comment.html, comment.content);
     for (const language of body.unknownLanguages) unknownLanguages?.add(language);
     const id = nextId({ createdAt: comment.created_at, author: comment.name, path: comment.path, content: comment.content });
-    return { id, author: comment.name, createdAt: comment.created_at, html: body.html, path: comment.path };
+    // The name reaches HTML, JSON-LD, the Atom feed and the data API: cleaned once, here.
+    return { id, author: withoutControlCharacters(comment.name), createdAt: comment.created_at, html: body.html, path: comment.path };
   };
   const comments = sortedThreads.map((thread) => ({ ...render(thread), replies: thread.children.map(render) }));
   return { path: key, count: countComments(sortedThreads), comments };

@@ -40,9 +40,10 @@ export function commentsJsonLd({ comments, count, pageUrl, article }: CommentsJs
 
 /**
  * JSON for a `<script type="application/ld+json">`: `<`, `>` and `&` become \u escapes, so no
- * name or body can close the script or open a comment in it, and U+2028/U+2029 are escaped for
- * old JavaScript parsers that read it. JSON.parse gives back the same value.
+ * name or body can close the script or open a comment in it; U+2028/U+2029 are escaped for old
+ * JavaScript parsers that read it, DEL and C1 because HTML does not allow them in a document.
+ * JSON.parse gives back the same value.
  */
 export function serializeJsonLd(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(/[<>&\u007f-\u009f\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -4,7 +4,7 @@ import { highlightCodeBlocks } from "./highlight.ts";
 import { escapeHtml, sanitizeCommentHtml } from "./sanitize.ts";
 
 /** Bump when sanitizing or highlighting changes their output: stored pages are then rendered again. */
-export const RENDER_VERSION = "4";
+export const RENDER_VERSION = "5";
 
 export interface RenderedBody {
   html: string;

@@ -49,17 +49,30 @@ const ASCII_WHITESPACE = /[\t\n\f\r ]+/;
 const characterReferences: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const replaceCharacter = (character: string): string => characterReferences[character] ?? character;
 
-/** Escapes text for an element's content or a quoted attribute value. */
+// What HTML makes a parse error in a document's text: NUL, the other C0 controls but tab, LF, FF
+// and CR, DEL and C1 ("control-character-in-input-stream"), lone surrogates and the BMP's
+// noncharacters. A browser drops or replaces them; a NUL can also end a string early in a tool that
+// reads the page. None is ever meant to be seen, so none is written.
+const notHtmlText = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f\p{Cs}\ufdd0-\ufdef\ufffe\uffff]/gu;
+const hasNonHtmlText = new RegExp(notHtmlText.source, "u");
+
+/** `text` without the characters HTML does not allow in a document (see notHtmlText). */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(notHtmlText, "");
+}
+
+/** Escapes text for an element's content or a quoted attribute value, dropping what HTML does not allow. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, replaceCharacter);
+  return withoutControlCharacters(text).replace(/[&<>"']/g, replaceCharacter);
 }
 
 // Text content needs only &, < and >; leaving quotes alone keeps plain prose byte for byte.
 function escapeText(text: string): string {
   // htmlparser2 hands over each character reference it decodes as a text of its own: the common
   // case in code blocks, and cheaper to look up than to scan.
-  if (text.length === 1) return text === "&" || text === "<" || text === ">" ? replaceCharacter(text) : text;
-  return /[&<>]/.test(text) ? text.replace(/[&<>]/g, replaceCharacter) : text;
+  if (text.length === 1) return text === "&" || text === "<" || text === ">" ? replaceCharacter(text) : withoutControlCharacters(text);
+  const allowed = withoutControlCharacters(text);
+  return /[&<>]/.test(allowed) ? allowed.replace(/[&<>]/g, replaceCharacter) : allowed;
 }
 
 function languageClass(value: string): string | undefined {
@@ -228,12 +241,12 @@ class StreamingSanitizer implements Partial<Handler> {
 
 /**
  * True when `html` is paragraphs of plain text: `<p>`, text, `</p>`, repeated, with text between
- * them, and no other `<`, `>` or `&` anywhere. The sanitizer would write such a body back unchanged
+ * them, and no other `<`, `>` or `&` anywhere, nor a character HTML does not allow. The sanitizer would write such a body back unchanged
  * (it keeps `<p>` and escapes only those characters in text), so it needs no parsing. Most real
  * bodies are one or a few such paragraphs.
  */
 function isPlainParagraphs(html: string): boolean {
-  if (!html.startsWith("<p>") || html.includes("&")) return false;
+  if (!html.startsWith("<p>") || html.includes("&") || hasNonHtmlText.test(html)) return false;
   let tags = 0;
   for (let at = html.indexOf("<"); at !== -1; at = html.indexOf("<", at + 1)) {
     if (!html.startsWith(tags % 2 === 0 ? "<p>" : "</p>", at)) return false;

@@ -13,7 +13,7 @@ const astroDir = dirname(createRequire(import.meta.url).resolve("astro/package.j
 const { collectErrorMetadata } = (await import(pathToFileURL(join(astroDir, "dist/core/errors/dev/utils.js")).href)) as { collectErrorMetadata(error: Error): Error & { hint?: string } };
 const { formatErrorMessage } = (await import(pathToFileURL(join(astroDir, "dist/core/messages/runtime.js")).href)) as { formatErrorMessage(error: Error, full: boolean): string };
 
-const failures: CommentsApiFailure[] = ["unauthorized", "forbidden", "invalid-request", "not-found", "rate-limited", "server-error", "network", "timeout", "too-large", "malformed", "contract", "drift"];
+const failures: CommentsApiFailure[] = ["unauthorized", "forbidden", "invalid-request", "redirected", "not-found", "rate-limited", "server-error", "network", "timeout", "too-large", "malformed", "contract", "drift"];
 const astroHints = /Browser APIs|vite\.resolve\.noExternal|client:only/;
 
 function printed(error: Error): { hint: string | undefined; text: string } {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { builtPageKeys, describeOrphans, editDistance, findOrphans, nearestKey } from "../../src/orphans.ts";
+import { pathKey } from "../../src/render/path-key.ts";
 
 describe("nearest path", () => {
   it("measures edit distance", () => {
@@ -35,6 +36,12 @@ describe("findOrphans", () => {
         "  /posts/Code (1 comment): nearest built page /posts/code\n" +
         "  /posts/helo-world (2 comments): nearest built page /posts/hello-world",
     );
+  });
+
+  it("writes a path's control characters as escapes: a key is decoded, so %1b is an ESC by then", () => {
+    const report = describeOrphans(findOrphans(new Map([[pathKey("/posts/evil%1b]0;PWNED%07%00%0a"), 1]]), built, [], "/"));
+    expect(report.split("\n")[1]).toMatch(/^ {2}\/posts\/evil\\x1b\]0;PWNED\\x07\\x00\\n \(1 comment\)/);
+    expect(report).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 
   it("does not report paths an on-demand route renders (its pattern has no base)", () => {

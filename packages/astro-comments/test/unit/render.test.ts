@@ -2,7 +2,8 @@ import { codeSamples, hostileBodies, xssBodies, xssNames } from "@astro-comments
 import { describe, expect, it } from "vitest";
 import { colorSchemeAttribute, customColorSchemeCss } from "../../src/render/color-scheme.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
-import { machineDate } from "../../src/render/comment-markup.ts";
+import { commentItemsHtml, machineDate } from "../../src/render/comment-markup.ts";
+import { commentsJsonLd, serializeJsonLd } from "../../src/render/json-ld.ts";
 import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
 import { pathKey } from "../../src/render/path-key.ts";
 import { renderCommentBody } from "../../src/render/render-body.ts";
@@ -140,5 +141,24 @@ describe("color scheme of the section", () => {
     expect(customColorSchemeCss({ dark: "body.mode-dark", light: "body.mode-light" })).toBe(
       ':where(body.mode-dark) :where([data-comments-scheme="custom"]){color-scheme:dark}:where(body.mode-light) :where([data-comments-scheme="custom"]){color-scheme:light}',
     );
+  });
+});
+
+describe("characters HTML does not allow", () => {
+  // NUL, backspace, a terminal title command, C1 NEL and a lone surrogate: in a name, a body's
+  // text, a character reference and the plain content.
+  const hostile = "\u0000\u0008\u001b]0;PWNED\u0007\u0085\ud800";
+  const thread = (html: string, content: string) => ({ created_at: "2024-01-01T00:00:00.000000Z", content, html, status: "approved", name: `Ann${hostile}`, path: "/p", children: [] }) as unknown as Parameters<typeof renderPageComments>[1][number];
+  const notInHtml = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]|\p{Cs}/u;
+
+  it("never reach the markup, the JSON-LD or the stored name, and the name still reads", () => {
+    const data = renderPageComments("/p", [thread(`<p>a${hostile}b&#1;&#0;c</p>`, ""), thread("", `plain${hostile}`)]);
+    expect(data.comments[0]!.author).toBe("Ann]0;PWNED");
+    const markup = commentItemsHtml(data.comments, { formatDate: (iso) => iso, messages: { replies: "Replies to {author}", permalink: "{date} by {author}" } });
+    expect(markup).not.toMatch(notInHtml);
+    expect(markup).toContain(">Ann]0;PWNED</span>");
+    const jsonLd = serializeJsonLd(commentsJsonLd({ comments: data.comments, count: 2, pageUrl: "https://example.com/p" }));
+    expect(jsonLd).not.toMatch(notInHtml);
+    expect(JSON.stringify(JSON.parse(jsonLd))).not.toMatch(/\\u0000/);
   });
 });

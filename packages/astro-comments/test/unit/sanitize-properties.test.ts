@@ -130,7 +130,8 @@ describe("implied end tags", () => {
 const fullPathVariant = (body: string): string => `<P>${body.slice(3)}`;
 
 describe("the plain-paragraph fast path", () => {
-  const plain = fc.string({ unit: "binary", maxLength: 80 }).map((value) => value.replace(/[<>&]/g, ""));
+  // Without <, > and & and without the characters HTML does not allow (the sanitizer drops those).
+  const plain = fc.string({ unit: "binary", maxLength: 80 }).map((value) => value.replace(/[<>&\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f\ufdd0-\ufdef\ufffe\uffff]|\p{Cs}/gu, ""));
   const between = fc.oneof(fc.constantFrom("", "\n", "\r\n", " \n\n"), plain);
   const paragraphs = (inner: fc.Arbitrary<string>, after: fc.Arbitrary<string>) =>
     fc.array(fc.tuple(inner, after), { minLength: 1, maxLength: 4 }).map((parts) => parts.map(([text, tail]) => `<p>${text}</p>${tail}`).join(""));
