@@ -63,8 +63,8 @@ function settings(options: CommentsLiveLoaderOptions): ResolvedOptions & { crede
   return resolveOptions(options, globalThis.process?.env ?? {}) as ResolvedOptions & { credentials: Credentials };
 }
 
-function pageEntry(key: string, threads: readonly CommentThread[]) {
-  const data = renderPageComments(key, sortPageThreads(threads));
+async function pageEntry(key: string, threads: readonly CommentThread[]) {
+  const data = await renderPageComments(key, sortPageThreads(threads));
   const lastModified = newest(data);
   return { id: key, data, cacheHint: { tags: [commentsCacheTag(key)], ...(lastModified ? { lastModified } : {}) } };
 }
@@ -95,7 +95,7 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
         const key = pathKey(filter.id);
         const endpoints = storedSpellings(key).map((path) => pathEndpoint(resolved.credentials.endpoint, path));
         const threads = (await fetchThreads(resolved.credentials, resolved, endpoints)).filter((thread) => pathKey(thread.path) === key);
-        return pageEntry(key, threads);
+        return await pageEntry(key, threads);
       } catch (error) {
         return { error: asError(error) };
       }
@@ -107,7 +107,7 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
         const key = filter?.path === undefined ? undefined : pathKey(filter.path);
         const endpoints = key === undefined ? [endpoint] : storedSpellings(key).map((path) => pathEndpoint(endpoint, path));
         const pages = groupThreadsByPage(await fetchThreads(resolved.credentials, resolved, endpoints));
-        const entries = [...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads));
+        const entries = await Promise.all([...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads)));
         return { entries, cacheHint: { tags: entries.flatMap((entry) => entry.cacheHint.tags) } };
       } catch (error) {
         return { error: asError(error) };
