@@ -178,7 +178,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock?.close();
   if (work) rmSync(work, { recursive: true, force: true });
-});
+  // Deleting several sites' node_modules takes minutes when the machine is busy.
+}, 5 * 60_000);
 
 describe.each(managers)("a site installed with %s", (manager) => {
   it("installs astro-comments", () => {
