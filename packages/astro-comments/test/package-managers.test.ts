@@ -62,8 +62,9 @@ import node from "@astrojs/node";
 import { defineConfig } from "astro/config";
 ${withComments ? 'import comments from "astro-comments";\n' : ""}
 export default defineConfig({
+  site: "https://example.com",
   adapter: node({ mode: "standalone" }),
-  integrations: [${withComments ? "comments()" : ""}],
+  integrations: [${withComments ? 'comments({ feeds: { atom: "/comments.xml", counts: "/comments/counts.json" } })' : ""}],
   vite: { plugins: [chunkLog] },
 });
 `,
@@ -191,7 +192,7 @@ describe.each(managers)("a site installed with %s", (manager) => {
     if (manager === "pnpm") expect(existsSync(join(site, "node_modules/prismjs"))).toBe(false);
   });
 
-  it("builds when started with plain node, its comments highlighted", () => {
+  it("builds when started with plain node, its comments highlighted, its feeds written", () => {
     const build = builds.get(manager)!.result;
     expect(build.code, build.output).toBe(0);
     expect(build.output).toMatch(/\[astro-comments\] 2 comments on 1 page:/);
@@ -199,6 +200,9 @@ describe.each(managers)("a site installed with %s", (manager) => {
     expect(html).toMatch(/data-comment-author[^>]*>Ada Lovelace</);
     expect(html).toContain(rustTokens);
     expect(html).toContain('<span class="token keyword">const</span>');
+    // The routes the integration injects run bundled as well.
+    expect(readFileSync(join(siteDir(manager), "dist/client/comments.xml"), "utf8")).toContain("Grace Hopper");
+    expect(JSON.parse(readFileSync(join(siteDir(manager), "dist/client/comments/counts.json"), "utf8"))).toEqual({ "/posts/hello-world": 2 });
   });
 
   it("serves live comments from the adapter's server bundle, highlighted", { timeout: 60_000 }, async () => {
