@@ -23,7 +23,7 @@ export interface PageToStore {
    * undefined when there is nothing to render them from (a kept page whose module is gone); the
    * page is then dropped.
    */
-  render(): PageCommentsData | undefined;
+  render(): Promise<PageCommentsData | undefined>;
 }
 
 export interface StoredShards {
@@ -72,7 +72,7 @@ export async function storeShards(context: Context, modules: CommentModules, pag
           const from = page.from ?? (existing?.digest === page.digest ? existing.filePath : undefined);
           let kept = from === undefined ? undefined : (await readEarlier(from))?.get(page.id);
           if (kept === undefined) {
-            kept = page.render();
+            kept = await page.render();
             if (kept !== undefined) rendered++;
           }
           if (kept !== undefined) data.set(page.id, kept);

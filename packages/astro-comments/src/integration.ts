@@ -11,6 +11,9 @@ import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orph
 import { feedSettings, feedSettingsPlugin } from "./routes/feed-settings.ts";
 import { finishFeeds } from "./routes/finish-feeds.ts";
 import { registerSite, type SiteState } from "./site-registry.ts";
+// Imported here, not lazily: Astro loads an astro.config.ts through a Vite server it closes
+// before the first sync, so a dynamic import would have nothing left to load it with.
+import { syncComments } from "./sync-comments.ts";
 import { virtualModulesPlugin } from "./virtual-module.ts";
 
 export const INTEGRATION_NAME = "astro-comments";
@@ -67,7 +70,9 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
           // Only dev and build fetch; sync, check and preview must work without credentials.
           requireCredentials: command === "dev" || command === "build",
         });
-        site = { options: resolved, command };
+        const current: SiteState = { options: resolved, command };
+        current.sync = (context) => syncComments(context, current);
+        site = current;
         if (resolved.credentials && (command === "build" || command === "dev")) site.prefetch = startFetch(site, resolved.credentials, logger);
         registerSite(config.root, site);
         base = config.base;

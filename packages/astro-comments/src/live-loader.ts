@@ -39,8 +39,8 @@ function newest(data: PageCommentsData): Date | undefined {
   return latest === "" ? undefined : new Date(latest);
 }
 
-function pageEntry(key: string, threads: readonly CommentThread[]) {
-  const data = renderPageComments(key, sortPageThreads(threads));
+async function pageEntry(key: string, threads: readonly CommentThread[]) {
+  const data = await renderPageComments(key, sortPageThreads(threads));
   const lastModified = newest(data);
   return { id: key, data, cacheHint: { tags: [commentsCacheTag(key)], ...(lastModified ? { lastModified } : {}) } };
 }
@@ -70,7 +70,7 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
         const resolved = liveSettings(options);
         const key = pathKey(filter.id);
         // A reader is waiting: little patience.
-        return pageEntry(key, await fetchPageThreads(key, resolved, whileWaited(resolved)));
+        return await pageEntry(key, await fetchPageThreads(key, resolved, whileWaited(resolved)));
       } catch (error) {
         return { error: asError(error) };
       }
@@ -82,7 +82,7 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
         const key = filter?.path === undefined ? undefined : pathKey(filter.path);
         const endpoints = key === undefined ? [endpoint] : storedSpellings(key).map((path) => pathEndpoint(endpoint, path));
         const pages = groupThreadsByPage(await fetchThreads(resolved.credentials, whileWaited(resolved), endpoints));
-        const entries = [...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads));
+        const entries = await Promise.all([...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads)));
         return { entries, cacheHint: { tags: entries.flatMap((entry) => entry.cacheHint.tags) } };
       } catch (error) {
         return { error: asError(error) };

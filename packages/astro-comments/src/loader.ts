@@ -4,8 +4,9 @@ import "./node-version.ts";
 import type { Loader } from "astro/loaders";
 import { pageEntrySchema } from "./entry-schema.ts";
 import { CommentsConfigError } from "./errors.ts";
+// Nothing that fetches or renders: pages bundle this module whenever they import content.config.ts
+// (for a constant, say), so the work is the integration's (see SiteState.sync).
 import { siteState } from "./site-registry.ts";
-import { syncComments } from "./sync-comments.ts";
 
 /** The loader's name in logs, and what `refreshContent({ loaders })` selects. */
 export const LOADER_NAME = "astro-comments";
@@ -40,13 +41,13 @@ export function commentsLoader(): CommentsLoader {
     schema: pageEntrySchema,
     load: async (context) => {
       const site = siteState(context.config.root);
-      if (site === undefined) {
+      if (site?.sync === undefined) {
         throw new CommentsConfigError(
           "astro-comments: commentsLoader() found no comments() integration; add it to the integrations in astro.config.",
           'import comments from "astro-comments"; then integrations: [comments()] in astro.config.mjs. The loader takes its settings from there.',
         );
       }
-      await syncComments(context, site);
+      await site.sync(context);
     },
   } satisfies Loader;
 }

@@ -2,6 +2,7 @@
 // Astro loads astro.config natively but content.config.ts through Vite, so the integration and the
 // loader are two instances of this package in one process: module state is not shared between
 // them, globalThis is. Nothing here reaches the browser or the build output.
+import type { LoaderContext } from "astro/loaders";
 import type { FetchedComments } from "./fetch-comments.ts";
 import type { FetchStatus } from "./fetch-status.ts";
 import type { CompleteState } from "./freshness/comments-state.ts";
@@ -10,6 +11,12 @@ import type { ResolvedOptions } from "./options.ts";
 export interface SiteState {
   options: ResolvedOptions;
   command: "dev" | "build" | "preview" | "sync";
+  /**
+   * Set by the integration: what the loader runs on every sync. It lives here, not in the loader's
+   * module, so that a page importing content.config.ts bundles a loader that names no fetch or
+   * render code (undici, PrismJS, htmlparser2): the integration is never part of a page.
+   */
+  sync?: (context: LoaderContext) => Promise<void>;
   /** Set by the loader: the collection it serves (the data API reads this one). */
   collection?: string;
   /** Set by the loader after each fetch, successful or not. */

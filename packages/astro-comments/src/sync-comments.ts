@@ -16,6 +16,7 @@ import { commentModules, type CommentModules } from "./comment-modules.ts";
 import { storeShards, type PageToStore } from "./comment-shards.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "./render/aliases.ts";
 import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
+import { loadLanguagesOf } from "./render/highlight.ts";
 import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
 import type { SiteState } from "./site-registry.ts";
 
@@ -144,7 +145,7 @@ async function keepStored(context: Context, modules: CommentModules): Promise<nu
     if (entry.filePath === undefined) {
       context.store.delete(id);
       lost++;
-    } else pages.push({ id, digest: String(entry.digest), count: (entry.data as PageEntryData).count, render: () => undefined });
+    } else pages.push({ id, digest: String(entry.digest), count: (entry.data as PageEntryData).count, render: async () => undefined });
   }
   const { dropped } = await storeShards(context, modules, pages);
   return lost + dropped;
@@ -159,7 +160,8 @@ function storedEntries(context: Context): StoredEntry[] {
 }
 
 /** Bodies stored by another version of the renderer go through today's sanitizer and highlighter. */
-function rerender(data: PageCommentsData): PageCommentsData {
+async function rerender(data: PageCommentsData): Promise<PageCommentsData> {
+  await loadLanguagesOf(data.comments.flatMap((comment) => [comment.html, ...comment.replies.map((reply) => reply.html)]));
   const body = (html: string) => renderCommentBody(html, "").html;
   return { ...data, comments: data.comments.map((comment) => ({ ...comment, html: body(comment.html), replies: comment.replies.map((reply) => ({ ...reply, html: body(reply.html) })) })) };
 }
@@ -171,12 +173,12 @@ function rerender(data: PageCommentsData): PageCommentsData {
 async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<number> {
   let pages: PageToStore[];
   if (saved.renderVersion === RENDER_VERSION) {
-    pages = saved.entries.map(({ id, digest, data, filePath }) => ({ id, digest, count: data.count, from: filePath, render: () => undefined }));
+    pages = saved.entries.map(({ id, digest, data, filePath }) => ({ id, digest, count: data.count, from: filePath, render: async () => undefined }));
   } else {
     const files = new Map(await Promise.all([...new Set(saved.entries.map((entry) => entry.filePath))].map(async (filePath) => [filePath, await modules.read(filePath)] as const)));
     pages = saved.entries.map((entry) => {
       const data = files.get(entry.filePath)?.get(entry.id);
-      return { id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: entry.data.count, render: () => data && rerender(data) };
+      return { id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: entry.data.count, render: async () => data && rerender(data) };
     });
   }
   return (await storeShards(context, modules, pages)).dropped;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { startMockServer, type MockServer, type StoredComment } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { minimumNodeVersion } from "../src/node-version.ts";
-import { documentedSetup, footprint, npm, packFromSources, repoTool, run, writeSite, type Footprint, type PackedPackage, type RunResult } from "./helpers/pack-sites.ts";
+import { documentedSetup, footprint, npm, packFromSources, repoTool, run, siteAstro, writeSite, type Footprint, type PackedPackage, type RunResult } from "./helpers/pack-sites.ts";
 
 const TOKEN = "tok-pack-5e2c91";
 const majors = [5, 6, 7] as const;
@@ -56,10 +56,7 @@ const footprints: { before?: Footprint; after?: Footprint } = {};
 const siteDir = (major: Major) => join(work, `astro-${major}`);
 
 /** Runs the site's own Astro CLI with this repository's Node. */
-function astro(major: Major, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
-  const manifest = JSON.parse(readFileSync(join(siteDir(major), "node_modules/astro/package.json"), "utf8")) as { bin: { astro: string } };
-  return run(process.execPath, [join("node_modules/astro", manifest.bin.astro), ...args], siteDir(major), env);
-}
+const astro = (major: Major, args: string[], env: Record<string, string> = {}): Promise<RunResult> => siteAstro(siteDir(major), args, env);
 
 async function installSite(major: Major): Promise<void> {
   const site = siteDir(major);
@@ -94,7 +91,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock?.close();
   if (work) rmSync(work, { recursive: true, force: true });
-});
+  // Deleting several sites' node_modules takes minutes when the machine is busy.
+}, 5 * 60_000);
 
 describe("the tarball", () => {
   const installed = () => join(siteDir(7), "node_modules/astro-comments/");

@@ -3,6 +3,7 @@
 import type { CommentReply, CommentThread } from "../api/generated/api-types.ts";
 import type { PageCommentsData, StoredComment, StoredReply } from "../entry-schema.ts";
 import { commentIdAllocator } from "./comment-id.ts";
+import { loadLanguagesOf } from "./highlight.ts";
 import { pathKey } from "./path-key.ts";
 import { renderCommentBody, type RenderedBody } from "./render-body.ts";
 import { withoutControlCharacters } from "./sanitize.ts";
@@ -53,8 +54,12 @@ export function countComments(threads: readonly CommentThread[]): number {
 
 export type BodyRenderer = (html: string, content: string) => RenderedBody;
 
-/** The entry data of one page from its sorted threads; unknown code-fence languages are reported. */
-export function renderPageComments(key: string, sortedThreads: readonly CommentThread[], unknownLanguages?: Set<string>, renderBody: BodyRenderer = renderCommentBody): PageCommentsData {
+/**
+ * The entry data of one page from its sorted threads; unknown code-fence languages are reported.
+ * Asynchronous because the PrismJS grammars its code blocks need are loaded first.
+ */
+export async function renderPageComments(key: string, sortedThreads: readonly CommentThread[], unknownLanguages?: Set<string>, renderBody: BodyRenderer = renderCommentBody): Promise<PageCommentsData> {
+  await loadLanguagesOf(sortedThreads.flatMap((thread) => [thread.html, ...thread.children.map((reply) => reply.html)]));
   // Ids are handed out in the stored order (thread, its replies, next thread), which does not
   // depend on how the service paged them, so twins get the same suffixes on every sync.
   const nextId = commentIdAllocator();

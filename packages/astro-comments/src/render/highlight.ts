@@ -1,35 +1,49 @@
 // Highlights the code blocks of an already-sanitized body with PrismJS, at build time.
 // PrismJS escapes its output, so the result is as safe as its input.
-import { createRequire } from "node:module";
 import Prism from "prismjs";
+import componentsJson from "prismjs/components.json" with { type: "json" };
+import getLoader, { type ComponentEntry, type Components } from "prismjs/dependencies.js";
+import { grammars } from "./prism-grammars.ts";
 
-// prismjs/components is CommonJS and loads grammars with require().
-const require = createRequire(import.meta.url);
-const loadLanguages = require("prismjs/components/index.js") as (languages: string[]) => void;
-const components = require("prismjs/components.json") as {
-  languages: Record<string, { alias?: string | string[] } | string>;
-};
-
+const components = componentsJson as Components;
 const aliases = new Map<string, string>();
-for (const [id, entry] of Object.entries(components.languages)) {
+for (const [id, entry] of Object.entries(componentsJson.languages)) {
   if (id === "meta" || typeof entry === "string") continue;
   aliases.set(id, id);
-  for (const alias of [entry.alias ?? []].flat()) aliases.set(alias, id);
+  for (const alias of [(entry as ComponentEntry).alias ?? []].flat()) aliases.set(alias, id);
 }
 
-const loaded = new Set<string>();
+// Any `language-x` in a body, sanitized or not: a word that is not a fence's costs one grammar at most.
+const LANGUAGE_CLASS = /\blanguage-([A-Za-z0-9_+#.-]+)/g;
+
+/**
+ * Loads the PrismJS grammars (and the grammars they build on, in PrismJS's order) for the code
+ * blocks of these bodies. Grammars load through dynamic imports, so this is asynchronous; call it
+ * before highlighting, which is not.
+ */
+export async function loadLanguagesOf(htmlBodies: Iterable<string>): Promise<void> {
+  const wanted = new Set<string>();
+  for (const html of htmlBodies) {
+    for (const [, name] of html.matchAll(LANGUAGE_CLASS)) {
+      const id = aliases.get(name!.toLowerCase());
+      if (id !== undefined && !Prism.languages[id]) wanted.add(id);
+    }
+  }
+  if (wanted.size === 0) return;
+  // The grammar files are scripts that extend the global Prism.
+  (globalThis as { Prism?: typeof Prism }).Prism = Prism;
+  // A module runs once, so a grammar already loaded is never reloaded (PrismJS's own loader would).
+  for (const id of getLoader(components, [...wanted], Object.keys(Prism.languages)).getIds()) {
+    if (!Prism.languages[id]) await grammars[id]!();
+  }
+}
 
 /** PrismJS's grammar id for a fence's language name, or undefined when PrismJS does not know it. */
 export function resolveLanguage(name: string): string | undefined {
   const id = aliases.get(name.toLowerCase());
   if (id === undefined) return undefined;
-  if (!loaded.has(id)) {
-    // loadLanguages reports unknown ids through console.warn, never by throwing; the alias map
-    // above already filters those out.
-    loadLanguages([id]);
-    loaded.add(id);
-  }
-  return Prism.languages[id] ? id : undefined;
+  if (!Prism.languages[id]) throw new Error(`astro-comments: the PrismJS grammar "${id}" is not loaded; await loadLanguagesOf(bodies) before rendering them.`);
+  return id;
 }
 
 const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };

@@ -73,7 +73,7 @@ export async function islandAnswer(path: string, cache: Required<IslandCache>, a
     const patience = whileWaited(settings);
     const options = { ...patience, timeout: Math.min(patience.timeout, ISLAND_BUDGET_MS), giveUpAfter: Math.min(patience.giveUpAfter, ISLAND_BUDGET_MS), rateLimitWait: Math.min(patience.rateLimitWait, ISLAND_BUDGET_MS) };
     const threads = (await Promise.all([key, ...aliases].map((source) => fetchPageThreads(pathKey(source), settings, options)))).flat();
-    const data = renderPageComments(key, sortPageThreads(aliases.length === 0 ? threads : dedupeAliasedThreads(threads, key)));
+    const data = await renderPageComments(key, sortPageThreads(aliases.length === 0 ? threads : dedupeAliasedThreads(threads, key)));
     const comments = config.order === "newest-first" ? [...data.comments].reverse() : data.comments;
     return { status: 200, headers: cacheHeaders(cache, key), count: data.count, comments };
   } catch (error) {

@@ -1,7 +1,7 @@
 // The package as a user gets it: packed the way npm publishes it, then installed into fresh Astro
 // sites in the system's temporary folder, far from this repository's node_modules, so nothing
 // resolves that the tarball and a plain `npm install` do not bring.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,13 +19,14 @@ export interface RunResult {
 
 /**
  * The environment of every command in a temporary site: this repository's Node first on PATH (npm
- * and the scripts it runs use it), and none of the npm_* variables an enclosing `npm test` sets,
- * which would point npm back at this repository.
+ * and the scripts it runs use it), none of the npm_* variables an enclosing `npm test` sets, which
+ * would point npm back at this repository, and no NODE_PATH: pnpm's .bin shims set it, and it
+ * lets require() find packages that a strict node_modules does not give the code asking.
  */
 function siteEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^npm_/i.test(key) && key !== "INIT_CWD") env[key] = value;
+    if (value !== undefined && !/^npm_/i.test(key) && key !== "INIT_CWD" && key.toUpperCase() !== "NODE_PATH") env[key] = value;
   }
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
   env[pathKey] = [dirname(process.execPath), env[pathKey]].filter(Boolean).join(delimiter);
@@ -57,6 +58,46 @@ export function repoTool(pkg: string): string {
 }
 
 export const npm = (args: readonly string[], cwd: string) => run("npm", ["--no-audit", "--no-fund", "--no-update-notifier", ...args], cwd);
+
+/** pnpm 10 and Yarn 4 from this repository's node_modules, run with this Node. */
+export const pnpm = (args: readonly string[], cwd: string) => run(process.execPath, [repoTool("pnpm"), ...args], cwd);
+export const yarn = (args: readonly string[], cwd: string) => run(process.execPath, [repoTool("@yarnpkg/cli-dist"), ...args], cwd);
+
+/** `node node_modules/astro/bin/astro.mjs …` in a site: no package manager's shim in between. */
+export function siteAstro(site: string, args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const manifest = JSON.parse(readFileSync(join(site, "node_modules/astro/package.json"), "utf8")) as { bin: { astro: string } };
+  return run(process.execPath, [join("node_modules/astro", manifest.bin.astro), ...args], site, env);
+}
+
+export interface SiteServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a site's @astrojs/node standalone server (dist/server/entry.mjs) on 127.0.0.1 and a free
+ * port, and resolves once it logs the address it listens on.
+ */
+export function startSiteServer(site: string, env: Record<string, string>): Promise<SiteServer> {
+  const child: ChildProcess = spawn(process.execPath, [join(site, "dist/server/entry.mjs")], { cwd: site, env: siteEnv({ ...env, HOST: "127.0.0.1", PORT: "0" }), stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let log = "";
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const url = /Server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(plainText(log))?.[1];
+      if (url !== undefined) resolve({ url, close });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the server of ${site} exited (${code}) before listening:\n${plainText(log)}`)));
+  });
+}
 
 export interface PackedPackage {
   tarball: string;

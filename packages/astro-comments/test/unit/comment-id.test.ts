@@ -7,9 +7,9 @@ import { commentIdAllocator, commentIdentity, withMissingIds } from "../../src/r
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
 
 /** Every comment of a domain's pages, rendered as the loader stores them. */
-function renderDomain(store: CommentStore): Map<string, PageCommentsData> {
+async function renderDomain(store: CommentStore): Promise<Map<string, PageCommentsData>> {
   const threads = structuredClone(store.threads(exampleDomain)) as ReturnType<CommentStore["threads"]>;
-  return new Map([...groupThreadsByPage(threads)].map(([key, page]) => [key, renderPageComments(key, sortPageThreads(page))]));
+  return new Map(await Promise.all([...groupThreadsByPage(threads)].map(async ([key, page]) => [key, await renderPageComments(key, sortPageThreads(page))] as const)));
 }
 
 /** id → what the reader sees of that comment, over a page's comments and replies, in page order. */
@@ -35,10 +35,10 @@ describe("comment ids", () => {
     expect([next(comment), next({ ...comment, author: "Bob" }), next(comment), next(comment)]).toEqual([base, commentIdentity({ ...comment, author: "Bob" }), `${base}-2`, `${base}-3`]);
   });
 
-  it("stay with their comment across approvals that shift every position, twins and tied timestamps included", () => {
+  it("stay with their comment across approvals that shift every position, twins and tied timestamps included", async () => {
     const comments = generateDataset({ seed: 11, size: 300, twins: 3, wholeSecondTimestamps: true });
     const store = new CommentStore(comments);
-    const before = renderDomain(store);
+    const before = await renderDomain(store);
 
     // A moderator approves everything pending (top-level and replies, between existing comments),
     // and a new earliest comment lands at the top of a showcase page.
@@ -48,7 +48,7 @@ describe("comment ids", () => {
       approved++;
     }
     store.insert({ domain: exampleDomain, parentId: null, status: "approved", created_at: "2000-01-01T00:00:00.000000Z", content: "First!", html: "<p>First!</p>", name: "Early", path: showcasePaths.hello });
-    const after = renderDomain(store);
+    const after = await renderDomain(store);
 
     expect(approved).toBeGreaterThan(0);
     let moved = 0;

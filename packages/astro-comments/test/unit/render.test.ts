@@ -1,11 +1,14 @@
 import { codeSamples, hostileBodies, xssBodies, xssNames } from "@astro-comments/mock-server";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { colorSchemeAttribute, customColorSchemeCss } from "../../src/render/color-scheme.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
 import { commentItemsHtml, machineDate } from "../../src/render/comment-markup.ts";
 import { commentsJsonLd, serializeJsonLd } from "../../src/render/json-ld.ts";
-import { highlightCodeBlocks, resolveLanguage } from "../../src/render/highlight.ts";
+import { highlightCodeBlocks, loadLanguagesOf, resolveLanguage } from "../../src/render/highlight.ts";
 import { pathKey } from "../../src/render/path-key.ts";
+import { grammars } from "../../src/render/prism-grammars.ts";
 import { renderCommentBody } from "../../src/render/render-body.ts";
 import { sanitizeCommentHtml } from "../../src/render/sanitize.ts";
 import { disallowedMarkup } from "../helpers/html-audit.ts";
@@ -50,9 +53,11 @@ describe("sanitizing", () => {
 });
 
 describe("highlighting", () => {
-  it("tokenizes every sample language PrismJS knows, resolving aliases", () => {
-    for (const sample of codeSamples) {
-      const html = sanitizeCommentHtml(`<pre><code class="language-${sample.language}">${sample.code.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</code></pre>`);
+  it("tokenizes every sample language PrismJS knows, resolving aliases", async () => {
+    const bodies = codeSamples.map((sample) => `<pre><code class="language-${sample.language}">${sample.code.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</code></pre>`);
+    await loadLanguagesOf([...bodies, ...["py", "sh"].map((language) => `<code class="language-${language}">`)]);
+    for (const [i, sample] of codeSamples.entries()) {
+      const html = sanitizeCommentHtml(bodies[i]!);
       const { html: out, unknownLanguages } = highlightCodeBlocks(html);
       if (sample.language === "brainfuck-dialect") {
         expect(unknownLanguages).toEqual(["brainfuck-dialect"]);
@@ -65,6 +70,21 @@ describe("highlighting", () => {
       }
     }
     expect([resolveLanguage("ts"), resolveLanguage("py"), resolveLanguage("sh"), resolveLanguage("html")]).toEqual(["typescript", "python", "bash", "markup"]);
+  });
+
+  it("refuses to highlight with a grammar nobody loaded, rather than leave the code plain without a word", () => {
+    expect(() => highlightCodeBlocks('<pre><code class="language-cobol">DISPLAY "X".</code></pre>')).toThrow(/grammar "cobol" is not loaded; await loadLanguagesOf/);
+  });
+
+  it("loads a grammar with what it builds on, by its alias", async () => {
+    const body = '<pre><code class="language-tsx">const x = &lt;b&gt;{1 as number}&lt;/b&gt;;</code></pre>';
+    await loadLanguagesOf([body]);
+    expect(highlightCodeBlocks(body).html).toMatch(/<pre class="language-tsx">[\s\S]*<span class="token tag">[\s\S]*<span class="token keyword">as<\/span>/);
+  });
+
+  it("can load every grammar the installed PrismJS has (else: node scripts/generate-prism-grammars.ts)", () => {
+    const components = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve("prismjs/components.json")), "utf8")) as { languages: Record<string, unknown> };
+    expect(Object.keys(grammars).sort()).toEqual(Object.keys(components.languages).filter((id) => id !== "meta").sort());
   });
 
   it("keeps markup inside code as text", () => {
@@ -87,24 +107,24 @@ describe("comment tree", () => {
     created_at: created, content: "c", html: "<p>c</p>\n", status: "approved" as const, name: "n", path,
     children: Array.from({ length: children }, (_, i) => ({ created_at: created.replace("00.000000", `0${i + 1}.000000`), content: "r", html: "<p>r</p>", status: "approved" as const, name: "r", path })),
   });
-  const buildPages = (threads: ReturnType<typeof thread>[]) =>
-    new Map([...groupThreadsByPage(threads)].map(([key, page]) => [key, renderPageComments(key, sortPageThreads(page))]));
-  it("merges spellings of one path, counts replies, and orders oldest first", () => {
+  const buildPages = async (threads: ReturnType<typeof thread>[]) =>
+    new Map(await Promise.all([...groupThreadsByPage(threads)].map(async ([key, page]) => [key, await renderPageComments(key, sortPageThreads(page))] as const)));
+  it("merges spellings of one path, counts replies, and orders oldest first", async () => {
     const threads = [thread("/a/", "2024-01-03T00:00:00.000000Z", 1), thread("/a", "2024-01-01T00:00:00.000000Z", 2), thread("/b", "2024-01-02T00:00:00.000000Z")];
-    const pages = buildPages(threads);
+    const pages = await buildPages(threads);
     expect(pages.get("/a")?.count).toBe(5);
     expect(pages.get("/a")?.comments.map((c) => c.createdAt)).toEqual(["2024-01-01T00:00:00.000000Z", "2024-01-03T00:00:00.000000Z"]);
     expect(pages.get("/a")?.comments[0]?.replies).toHaveLength(2);
     expect(pages.get("/b")?.count).toBe(1);
   });
 
-  it("orders tied timestamps the same way whatever order the service paged them in, and keeps identical twins", () => {
+  it("orders tied timestamps the same way whatever order the service paged them in, and keeps identical twins", async () => {
     const tie = "2024-01-01T00:00:00.000000Z";
     const a = { ...thread("/a", tie), name: "Ann", content: "first" };
     const b = { ...thread("/a", tie), name: "Bob", content: "second" };
     const twin = { ...thread("/a", tie), name: "Ann", content: "first" };
-    const one = buildPages([a, b, twin]).get("/a");
-    const other = buildPages([b, twin, a]).get("/a");
+    const one = (await buildPages([a, b, twin])).get("/a");
+    const other = (await buildPages([b, twin, a])).get("/a");
     expect(one).toEqual(other);
     expect(one?.comments.map((c) => c.author)).toEqual(["Ann", "Ann", "Bob"]);
     expect(one?.count).toBe(3);
@@ -151,8 +171,8 @@ describe("characters HTML does not allow", () => {
   const thread = (html: string, content: string) => ({ created_at: "2024-01-01T00:00:00.000000Z", content, html, status: "approved", name: `Ann${hostile}`, path: "/p", children: [] }) as unknown as Parameters<typeof renderPageComments>[1][number];
   const notInHtml = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]|\p{Cs}/u;
 
-  it("never reach the markup, the JSON-LD or the stored name, and the name still reads", () => {
-    const data = renderPageComments("/p", [thread(`<p>a${hostile}b&#1;&#0;c</p>`, ""), thread("", `plain${hostile}`)]);
+  it("never reach the markup, the JSON-LD or the stored name, and the name still reads", async () => {
+    const data = await renderPageComments("/p", [thread(`<p>a${hostile}b&#1;&#0;c</p>`, ""), thread("", `plain${hostile}`)]);
     expect(data.comments[0]!.author).toBe("Ann]0;PWNED");
     const markup = commentItemsHtml(data.comments, { formatDate: (iso) => iso, messages: { replies: "Replies to {author}", permalink: "{date} by {author}" } });
     expect(markup).not.toMatch(notInHtml);

@@ -1,6 +1,6 @@
 import { hostileBodies, xssBodies, xssNames } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
-import { highlightCodeBlocks } from "../../src/render/highlight.ts";
+import { highlightCodeBlocks, loadLanguagesOf } from "../../src/render/highlight.ts";
 import { escapeHtml, sanitizeCommentHtml } from "../../src/render/sanitize.ts";
 import { auditMarkup, disallowedMarkup } from "../helpers/html-audit.ts";
 
@@ -108,8 +108,10 @@ describe("attributes", () => {
     }
   });
 
-  it("writes code blocks in the form highlighting finds", () => {
-    const { html, unknownLanguages } = highlightCodeBlocks(sanitizeCommentHtml('<PRE><code class="note language-ts" data-x>let x: number = 1;</code></PRE>'));
+  it("writes code blocks in the form highlighting finds", async () => {
+    const body = '<PRE><code class="note language-ts" data-x>let x: number = 1;</code></PRE>';
+    await loadLanguagesOf([body]);
+    const { html, unknownLanguages } = highlightCodeBlocks(sanitizeCommentHtml(body));
     expect(unknownLanguages).toEqual([]);
     expect(html).toMatch(/^<pre class="language-typescript"><code class="language-typescript"><span class="token keyword">let<\/span>/);
   });
