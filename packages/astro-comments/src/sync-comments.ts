@@ -15,6 +15,7 @@ import { commentModules, type CommentModules } from "./comment-modules.ts";
 import { storeShards, type PageToStore } from "./comment-shards.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "./render/aliases.ts";
 import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
+import { pageDigest } from "./render/page-digest.ts";
 import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
 import type { SiteState } from "./site-registry.ts";
 
@@ -80,7 +81,7 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   for (const [id, pageThreads] of pages) {
     // The digest is taken over the merged threads, so adding or removing an alias changes it.
     const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
-    const digest = context.generateDigest(`${RENDER_VERSION}\n${JSON.stringify(sorted)}`);
+    const digest = pageDigest(RENDER_VERSION, sorted);
     const count = countComments(sorted);
     comments += count;
     toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
