@@ -182,7 +182,7 @@ describe("loader sync", () => {
       rmSync(new URL("node_modules/.astro/astro-comments/modules/", first.context.config.root), { recursive: true });
       const gone = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir });
       const error = await failure(sync(gone.context, failing));
-      expect(error.message).toMatch(/ The earlier fetch's comments are gone from .*modules; set allowEmpty: true to build without comments instead\.$/);
+      expect(error.message).toMatch(/ The earlier fetch's comments are missing or damaged in .*modules; set allowEmpty: true to build without comments instead\.$/);
     } finally {
       mock = await startMockServer({ dataset: { seed: 5, size: 400 } });
     }

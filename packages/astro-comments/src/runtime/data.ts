@@ -76,7 +76,7 @@ async function pageComments(entry: Entry): Promise<PageComments> {
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
     const error = new Error(
-      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"} (Astro logged why above). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
+      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"} (the module failed to load, and Astro logged why above, or its saved comments changed on disk since the sync checked them). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
     );
     throw Object.assign(error, { hint: "Each page's comments live in a generated module in the cacheDir, named in its content entry.", toString: () => astroSafeString(error) });
   }

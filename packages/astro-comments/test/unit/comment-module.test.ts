@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PageCommentsData } from "../../src/entry-schema.ts";
-import { commentDataFile, commentModuleSource, externalDataFile, externalModuleSource, parseCommentData, parseCommentModule, SHARDS, shardOf } from "../../src/render/comment-module.ts";
+import { commentDataFile, commentModuleSource, externalData, externalModuleSource, parseCommentData, parseCommentModule, SHARDS, shardOf } from "../../src/render/comment-module.ts";
 
 const hostile = ["\u2028\u2029", "</script><script>alert(1)</script>", "*/ throw 1; /*", "\n}; export const x = 1; //", "`${x}`", "\\", "\ud83d\ude00"].join(" ");
 const page = (path: string, text: string): PageCommentsData => ({
@@ -53,17 +53,17 @@ describe("comment module with its comments beside it (sites without on-demand pa
 
   it("holds no comment text, and its frontmatter is every page's comments exactly, read from the file", async () => {
     expect(source).not.toContain("plain");
-    expect(source.length).toBeLessThan(1200);
+    expect(source.length).toBeLessThan(1800);
     const module = await evaluate(source);
     expect(module["frontmatter"]).toEqual(Object.fromEntries(pages));
     expect(Object.keys(module).sort()).toEqual(["Content", "frontmatter"]);
   });
 
   it("says where its comments are, for a later sync to read them back, whatever the path holds", () => {
-    expect(externalDataFile(source)).toBe(dataFile);
+    expect(externalData(source)?.file).toBe(dataFile);
     const odd = 'C:\\Users\\a "quoted" name\\comments-1-x.json';
-    expect(externalDataFile(externalModuleSource(odd, [], "./c.ts"))).toBe(odd);
-    expect(externalDataFile(commentModuleSource(pages, "./c.ts"))).toBeUndefined();
+    expect(externalData(externalModuleSource(odd, [], "./c.ts"))?.file).toBe(odd);
+    expect(externalData(commentModuleSource(pages, "./c.ts"))).toBeUndefined();
   });
 
   it("reads its data file back, and nothing else", () => {
