@@ -81,7 +81,8 @@ function flipPage(moduleFile: string, page: string) {
   const found = externalData(readFileSync(moduleFile, "utf8"))!;
   const [, start, length] = found.index.find(([key]) => key === page)!;
   const bytes = readFileSync(found.file);
-  bytes[start + Math.floor(length / 2)] ^= 0x01;
+  const at = start + Math.floor(length / 2);
+  bytes[at] = bytes[at]! ^ 0x01;
   writeFileSync(found.file, bytes);
 }
 
