@@ -85,10 +85,11 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
       await rename(temporary, file);
     });
   };
+  // undefined when there is no file, null when it cannot be read (a folder in its place).
   const readSource = (file: string) =>
     readFile(file, "utf8").then(
-      (text) => text,
-      (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : "damaged"),
+      (text): string | null | undefined => text,
+      (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : null),
     );
   // What a module holds, checking each page's bytes against its digest: `take` turns intact bytes
   // into what the caller wants (the parsed comments, or just a yes), undefined when they are not;
@@ -97,9 +98,9 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
     const source = await readSource(absolute(filePath));
     if (source === undefined) return undefined;
     const damaged = { pages: new Map<string, T>(), damaged: true };
-    if (source === "damaged") return damaged;
+    if (source === null) return damaged;
     const body = unsealModule(source);
-    if (body === "damaged") return damaged;
+    if (body === null) return damaged;
     const external = externalData(body ?? source);
     if (body === undefined) {
       // An older format, unsealed: whole or nothing.

@@ -60,9 +60,11 @@ export async function storeShards(context: Context, modules: CommentModules, pag
   const readEarlier = (filePath: string) => {
     let read = earlier.get(filePath);
     if (read === undefined) {
-      read = modules.read(filePath);
+      read = modules.read(filePath).then((found) => {
+        if (found?.damaged) damaged.add(filePath);
+        return found;
+      });
       earlier.set(filePath, read);
-      void read.then((found) => found?.damaged && damaged.add(filePath));
     }
     return read;
   };
