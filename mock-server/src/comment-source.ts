@@ -26,7 +26,8 @@ export function initialComments({ comments, data, domain, dataset }: CommentSour
   for (const file of files) {
     const loaded = loadMockData(file);
     recorded.push(loaded.domain);
-    stored.push(...storedComments(loaded, loaded.domain, stored.length + 1));
+    // One at a time: spreading a file of 200,000 replies into push() overflows the call stack.
+    for (const comment of storedComments(loaded, loaded.domain, stored.length + 1)) stored.push(comment);
   }
   return site.length > 0 ? { comments: onDomains(stored, site), domains: site } : { comments: stored, domains: recorded };
 }

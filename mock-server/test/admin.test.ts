@@ -201,7 +201,7 @@ describe("in-process admin methods", () => {
 describe("admin CLI", () => {
   const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
   const run = (server: MockServer, ...args: string[]) =>
-    promisify(execFile)(process.execPath, [cli, "admin", "--url", server.url, "--token", server.token, ...args], { timeout: 20_000 });
+    promisify(execFile)(process.execPath, [cli, "admin", "--url", server.url, "--token", server.token, ...args], { timeout: 100_000 });
 
   it("adds, approves and switches outages, printing one line of JSON each", async () => {
     mock = await startMockServer({ dataset: { size: 50 } });

@@ -95,9 +95,13 @@ export function serveCli(args: readonly string[]): Promise<ServingCli> {
       if (!match) return reject(new Error(`unexpected first line: ${firstLine}`));
       resolve({
         firstLine, url: match[1]!, token: match[2]!, domains: match[3]!.split(","),
-        close: () => {
+        close: async () => {
+          // SIGTERM, and SIGKILL only if the mock is stuck; settles on the child's own end.
+          const grace = setTimeout(() => child.kill("SIGKILL"), 10_000);
           child.kill("SIGTERM");
-          return exited;
+          const result = await exited;
+          clearTimeout(grace);
+          return result;
         },
       });
     });

@@ -5,13 +5,22 @@
 // new file: neither Vite's module cache in `astro dev` nor an interrupted build can serve a stale
 // one. They double as the last good comments: an entry restored after an outage points at its
 // module again.
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsConfigError } from "./errors.ts";
-import { commentDataFile, commentModuleSource, externalDataFile, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule } from "./render/comment-module.ts";
+import { bytesDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./render/comment-module.ts";
+
+/** A module as a sync finds it: complete as written, not there, or damaged (cut short, changed, or a folder). */
+export type ModuleState = "intact" | "missing" | "damaged";
+
+export interface ModulePages {
+  /** The pages whose comments are intact. */
+  pages: Map<string, PageCommentsData>;
+  /** Whether any of its pages' comments (or the module itself) are damaged. */
+  damaged: boolean;
+}
 
 export interface CommentModules {
   /** The folder, for messages. */
@@ -26,11 +35,12 @@ export interface CommentModules {
   readonly signature: string;
   /** The entries' `filePath` for a shard's module: relative to the site root, with "/" separators. */
   filePath(shard: number, digest: string): string;
-  exists(filePath: string): boolean;
+  /** Whether the module and its data file are complete as written: checked before one is reused as it is. */
+  check(filePath: string): Promise<ModuleState>;
   /** Written aside and renamed into place, so a file under its final name is always complete. */
   write(filePath: string, pages: ReadonlyMap<string, PageCommentsData>): Promise<void>;
-  /** The pages a module holds; undefined when it is missing or not one of ours. */
-  read(filePath: string): Promise<Map<string, PageCommentsData> | undefined>;
+  /** The pages a module holds intact; undefined when it is missing. */
+  read(filePath: string): Promise<ModulePages | undefined>;
   /** Deletes the files in the folder that are not these and are older than an hour. */
   prune(keep: Iterable<string>): Promise<void>;
 }
@@ -69,14 +79,56 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
   const writeAside = async (file: string, text: string) => {
     const temporary = `${file}.${process.pid}.tmp`;
     await writeFile(temporary, text);
-    await rename(temporary, file);
+    // A folder where the file belongs (a damaged cache) is no comments: it makes way.
+    await rename(temporary, file).catch(async () => {
+      await rm(file, { recursive: true, force: true });
+      await rename(temporary, file);
+    });
   };
+  // undefined when there is no file, null when it cannot be read (a folder in its place).
+  const readSource = (file: string) =>
+    readFile(file, "utf8").then(
+      (text): string | null | undefined => text,
+      (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : null),
+    );
+  // What a module holds, checking each page's bytes against its digest: `take` turns intact bytes
+  // into what the caller wants (the parsed comments, or just a yes), undefined when they are not;
+  // `pagesOf` takes the comments of a module that holds them inside (without it, they are not parsed).
+  async function inspect<T>(filePath: string, take: (bytes: Uint8Array, digest: string) => T | undefined, pagesOf?: (pages: Map<string, PageCommentsData>) => Map<string, T>): Promise<{ pages: Map<string, T>; damaged: boolean } | undefined> {
+    const source = await readSource(absolute(filePath));
+    if (source === undefined) return undefined;
+    const damaged = { pages: new Map<string, T>(), damaged: true };
+    if (source === null) return damaged;
+    const body = unsealModule(source);
+    if (body === null) return damaged;
+    const external = externalData(body ?? source);
+    if (body === undefined) {
+      // An older format, unsealed: whole or nothing.
+      const pages = external === undefined ? parseCommentModule(source) : await readFile(external.file, "utf8").then(parseCommentData, () => undefined);
+      return pages === undefined ? damaged : { pages: pagesOf?.(pages) ?? new Map(), damaged: false };
+    }
+    if (external === undefined) {
+      // Sealed: intact as a whole, so a check need not parse it.
+      const pages = pagesOf === undefined ? new Map<string, PageCommentsData>() : parseCommentModule(body);
+      return pages === undefined ? damaged : { pages: pagesOf?.(pages) ?? new Map(), damaged: false };
+    }
+    const data = await readFile(external.file).catch(() => undefined);
+    const pages = new Map<string, T>();
+    for (const [key, start, length, digest] of external.index) {
+      const found = data !== undefined && start + length <= data.length ? take(data.subarray(start, start + length), digest) : undefined;
+      if (found !== undefined) pages.set(key, found);
+    }
+    return { pages, damaged: pages.size < external.index.length };
+  }
   return {
     dir,
     components,
     signature: `${MODULE_FORMAT}\n${components}\n${inline ? "inline" : dir}`,
     filePath: (shard, digest) => posix(relative(root, join(dir, `comments-${shard}-${digest}.mjs`))),
-    exists: (filePath) => existsSync(absolute(filePath)),
+    async check(filePath) {
+      const found = await inspect(filePath, (bytes, digest) => bytesDigest(bytes) === digest || undefined);
+      return found === undefined ? "missing" : found.damaged ? "damaged" : "intact";
+    },
     async write(filePath, pages) {
       await (made ??= mkdir(dir, { recursive: true }));
       if (inline) return writeAside(absolute(filePath), commentModuleSource(pages, components));
@@ -86,13 +138,7 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
       await writeAside(absolute(filePath), externalModuleSource(dataFile(filePath), index, components));
     },
     // Either kind, whichever the site (or an earlier release) wrote: the comments inside, or where the module says they are.
-    async read(filePath) {
-      const source = await readFile(absolute(filePath), "utf8").catch(() => undefined);
-      if (source === undefined) return undefined;
-      const data = externalDataFile(source);
-      if (data === undefined) return parseCommentModule(source);
-      return readFile(data, "utf8").then(parseCommentData, () => undefined);
-    },
+    read: (filePath) => inspect(filePath, parsePageSlice, (pages) => pages),
     async prune(keep) {
       const kept = new Set([...keep].flatMap((filePath) => [basename(filePath), basename(dataFile(filePath))]));
       const names = await readdir(dir).catch(() => [] as string[]);

@@ -1,9 +1,10 @@
 // Puts pages into Astro's data store: one small entry per page (path, count, digest) pointing at
-// its shard's comment module (render/comment-module.ts). A shard whose module already exists under
-// the name its pages give it keeps it, and nothing in it is rendered; otherwise its module is
-// written anew from the pages' earlier modules, and only pages no module holds are rendered.
+// its shard's comment module (render/comment-module.ts). A shard whose module already exists,
+// intact, under the name its pages give it keeps it, and nothing in it is rendered; otherwise its
+// module is written anew from the pages' earlier modules, and only pages no module holds intact
+// are rendered.
 import type { LoaderContext } from "astro/loaders";
-import type { CommentModules } from "./comment-modules.ts";
+import type { CommentModules, ModulePages } from "./comment-modules.ts";
 import { CommentsConfigError } from "./errors.ts";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
 import { shardOf } from "./render/comment-module.ts";
@@ -29,8 +30,10 @@ export interface PageToStore {
 export interface StoredShards {
   /** Pages whose comments were rendered. */
   rendered: number;
-  /** Pages dropped: no module held them and nothing could render them. */
-  dropped: number;
+  /** Pages dropped: no module held them intact and nothing could render them. */
+  dropped: string[];
+  /** Modules found damaged (cut short, changed, a folder): their pages were rendered again or dropped. */
+  damaged: string[];
   /** Every module the entries point at. */
   filePaths: string[];
 }
@@ -52,25 +55,36 @@ export async function storeShards(context: Context, modules: CommentModules, pag
   const fileOf = (shard: number, members: readonly PageToStore[]) =>
     modules.filePath(shard, context.generateDigest(`${modules.signature}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
   // Each earlier module is read at most once, however many of its pages are kept.
-  const earlier = new Map<string, Promise<Map<string, PageCommentsData> | undefined>>();
+  const earlier = new Map<string, Promise<ModulePages | undefined>>();
+  const damaged = new Set<string>();
   const readEarlier = (filePath: string) => {
     let read = earlier.get(filePath);
-    if (read === undefined) earlier.set(filePath, (read = modules.read(filePath)));
+    if (read === undefined) {
+      read = modules.read(filePath).then((found) => {
+        if (found?.damaged) damaged.add(filePath);
+        return found;
+      });
+      earlier.set(filePath, read);
+    }
     return read;
   };
 
   let rendered = 0;
-  let dropped = 0;
+  const dropped: string[] = [];
   const filePaths = await Promise.all(
     [...shards].map(async ([shard, all]) => {
       let members = all.sort(byId);
       let filePath = fileOf(shard, members);
-      if (!modules.exists(filePath)) {
+      const state = await modules.check(filePath);
+      if (state === "damaged") damaged.add(filePath);
+      if (state !== "intact") {
         const data = new Map<string, PageCommentsData>();
         for (const page of members) {
           const existing = store.get(page.id);
           const from = page.from ?? (existing?.digest === page.digest ? existing.filePath : undefined);
-          let kept = from === undefined ? undefined : (await readEarlier(from))?.get(page.id);
+          // The module that should hold it, when that one is damaged: what is intact in it is kept.
+          const source = from ?? (state === "damaged" ? filePath : undefined);
+          let kept = source === undefined ? undefined : (await readEarlier(source))?.pages.get(page.id);
           if (kept === undefined) {
             kept = await page.render();
             if (kept !== undefined) rendered++;
@@ -78,8 +92,11 @@ export async function storeShards(context: Context, modules: CommentModules, pag
           if (kept !== undefined) data.set(page.id, kept);
         }
         if (data.size < members.length) {
-          dropped += members.length - data.size;
-          for (const page of members) if (!data.has(page.id)) store.delete(page.id);
+          for (const page of members) {
+            if (data.has(page.id)) continue;
+            dropped.push(page.id);
+            store.delete(page.id);
+          }
           members = members.filter((page) => data.has(page.id));
           if (members.length === 0) return undefined;
           filePath = fileOf(shard, members);
@@ -102,5 +119,5 @@ export async function storeShards(context: Context, modules: CommentModules, pag
       return filePath;
     }),
   );
-  return { rendered, dropped, filePaths: filePaths.filter((filePath) => filePath !== undefined) };
+  return { rendered, dropped: dropped.sort(), damaged: [...damaged].sort(), filePaths: filePaths.filter((filePath) => filePath !== undefined) };
 }

@@ -36,10 +36,14 @@ export interface LastGoodEntries {
   source: string;
   contentDigest: string;
   renderVersion: string;
+  /** When the fetch that wrote these entries happened: a lower bound when last-fetch.json is damaged. */
+  fetchedAt?: string;
   entries: StoredEntry[];
+  /** Entries the file should hold but that are cut off or damaged. */
+  unreadable: number;
 }
 
-type EntriesHeader = Omit<LastGoodEntries, "entries">;
+type EntriesHeader = Omit<LastGoodEntries, "entries" | "unreadable">;
 
 export interface LastGoodFiles {
   readFetch(): Promise<LastFetch | undefined>;
@@ -64,18 +68,40 @@ async function readJson<T extends { source: string }>(file: string, source: stri
   }
 }
 
+const isEntry = (entry: Partial<StoredEntry> | null): entry is StoredEntry =>
+  typeof entry?.id === "string" && typeof entry.digest === "string" && typeof entry.filePath === "string" && typeof entry.data?.path === "string" && typeof entry.data.count === "number";
+
+function parseEntry(line: string): StoredEntry | undefined {
+  try {
+    const entry = JSON.parse(line) as Partial<StoredEntry> | null;
+    return isEntry(entry) ? entry : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// A file cut short (a CI cache restored in part, a full disk) or with damaged lines still gives the
+// entries that are whole: each is one line, and the header says how many there should be.
 async function readEntriesFile(file: string, source: string): Promise<LastGoodEntries | undefined> {
   try {
     const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Number.POSITIVE_INFINITY });
-    let header: (EntriesHeader & { format?: number }) | undefined;
+    let header: (EntriesHeader & { format?: number; count?: number }) | undefined;
     const entries: StoredEntry[] = [];
+    let damaged = 0;
     for await (const line of lines) {
       if (header === undefined) {
-        header = JSON.parse(line) as EntriesHeader & { format?: number };
-        if (!isCurrent(header, source)) return undefined;
-      } else if (line !== "") entries.push(JSON.parse(line) as StoredEntry);
+        header = JSON.parse(line) as EntriesHeader & { format?: number; count?: number };
+        if (header === null || !isCurrent(header, source)) return undefined;
+      } else if (line !== "") {
+        const entry = parseEntry(line);
+        if (entry === undefined) damaged++;
+        else entries.push(entry);
+      }
     }
-    return header && { source: header.source, contentDigest: header.contentDigest, renderVersion: header.renderVersion, entries };
+    if (header === undefined) return undefined;
+    const expected = typeof header.count === "number" ? header.count : entries.length + damaged;
+    const { contentDigest, renderVersion, fetchedAt } = header;
+    return { source: header.source, contentDigest, renderVersion, ...(typeof fetchedAt === "string" ? { fetchedAt } : {}), entries, unreadable: Math.max(damaged, expected - entries.length) };
   } catch {
     return undefined;
   }
@@ -116,7 +142,7 @@ export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
         await settled();
         await mkdir(dir, { recursive: true });
         const kept = previous?.contentDigest === fetch.contentDigest && (await access(entriesFile).then(() => true, () => false));
-        if (!kept) await writeAside(entriesFile, (temporary) => writeLines(temporary, { format: FORMAT, ...header }, entries));
+        if (!kept) await writeAside(entriesFile, (temporary) => writeLines(temporary, { format: FORMAT, ...header, count: entries.length }, entries));
         await writeAside(fetchFile, (temporary) => writeFile(temporary, JSON.stringify({ format: FORMAT, ...fetch })));
       })();
       pending.set(dir, writing);

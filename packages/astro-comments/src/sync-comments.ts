@@ -3,6 +3,7 @@
 // comments did not change keep their entry, digest and module, and are neither sanitized nor
 // highlighted again. When the fetch fails, the last good comments stay.
 import type { LoaderContext } from "astro/loaders";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
 import { CommentsApiError, withoutTrace } from "./errors.ts";
@@ -17,6 +18,7 @@ import { storeShards, type PageToStore } from "./comment-shards.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "./render/aliases.ts";
 import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { loadLanguagesOf } from "./render/highlight.ts";
+import { pageDigest } from "./render/page-digest.ts";
 import { RENDER_VERSION, renderCommentBody } from "./render/render-body.ts";
 import type { SiteState } from "./site-registry.ts";
 
@@ -47,8 +49,9 @@ export async function syncComments(context: Context, site: SiteState, overrides:
     // astro sync and check generate types; they must work offline and never fail because the API
     // is down, so they fetch nothing, credentials or not.
     const why = credentials === undefined ? "no credentials set" : site.command === "sync" ? "astro sync and astro check fetch nothing" : "astro preview fetches nothing";
-    const lost = await keepStored(context, commentModules(context.config));
-    logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost > 0 ? `, ${count(lost)} dropped (their comment module is gone)` : ""}`);
+    const modules = commentModules(context.config);
+    const lost = await keepStored(context, modules);
+    logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost.length > 0 ? `, ${count(lost.length)} dropped (their saved comments are missing or damaged in ${modules.dir}: ${listPages(lost)})` : ""}`);
     return;
   }
   const source = sourceOf(credentials);
@@ -82,12 +85,13 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   for (const [id, pageThreads] of pages) {
     // The digest is taken over the merged threads, so adding or removing an alias changes it.
     const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
-    const digest = context.generateDigest(`${RENDER_VERSION}\n${JSON.stringify(sorted)}`);
+    const digest = pageDigest(RENDER_VERSION, sorted);
     const count = countComments(sorted);
     comments += count;
     toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
   }
-  const { rendered, filePaths } = await storeShards(context, modules, toStore);
+  const { rendered, damaged, filePaths } = await storeShards(context, modules, toStore);
+  if (damaged.length > 0) logger.info(`rebuilt ${plural(damaged.length, "damaged comment module")} in ${modules.dir} from the fetch`);
   let removed = 0;
   for (const id of store.keys()) {
     if (!pages.has(id)) {
@@ -106,7 +110,7 @@ export async function syncComments(context: Context, site: SiteState, overrides:
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build.
   site.pendingWrite = Promise.all([
-    files.write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION }, entries, previousFetch),
+    files.write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION, fetchedAt }, entries, previousFetch),
     modules.prune(filePaths),
   ]).then(
     () => undefined,
@@ -132,23 +136,29 @@ function describeFetch(summary: CrawlSummary): string {
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
 }
 
+/** A few pages by key, for a one-line message. */
+function listPages(ids: readonly string[]): string {
+  const shown = ids.slice(0, 5).join(", ");
+  return ids.length > 5 ? `${shown} and ${count(ids.length - 5)} more` : shown;
+}
+
 /**
  * Keeps the stored entries with their comments, each in the module its shard should have now (a
  * module written for another format or package location is rewritten from its data), and drops
- * those whose comments are gone: an entry without its module would fail the build. Resolves to
- * how many were dropped (their module is gone, or they come from an older release).
+ * those whose comments are gone or damaged: an entry without its comments would fail the build.
+ * Resolves to the pages dropped (their comments are missing or damaged, or they come from an older release).
  */
-async function keepStored(context: Context, modules: CommentModules): Promise<number> {
+async function keepStored(context: Context, modules: CommentModules): Promise<string[]> {
   const pages: PageToStore[] = [];
-  let lost = 0;
+  const lost: string[] = [];
   for (const [id, entry] of context.store.entries()) {
     if (entry.filePath === undefined) {
       context.store.delete(id);
-      lost++;
+      lost.push(id);
     } else pages.push({ id, digest: String(entry.digest), count: (entry.data as PageEntryData).count, render: async () => undefined });
   }
   const { dropped } = await storeShards(context, modules, pages);
-  return lost + dropped;
+  return [...lost, ...dropped];
 }
 
 function storedCounts(context: Context): Map<string, number> {
@@ -168,16 +178,16 @@ async function rerender(data: PageCommentsData): Promise<PageCommentsData> {
 
 /**
  * Puts the saved entries back with their comments; an older renderer's comments are rendered
- * again. Resolves to how many could not be put back (their module is gone).
+ * again. Resolves to the pages that could not be put back (their comments are missing or damaged).
  */
-async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<number> {
+async function restoreSaved(context: Context, modules: CommentModules, saved: LastGoodEntries): Promise<string[]> {
   let pages: PageToStore[];
   if (saved.renderVersion === RENDER_VERSION) {
     pages = saved.entries.map(({ id, digest, data, filePath }) => ({ id, digest, count: data.count, from: filePath, render: async () => undefined }));
   } else {
     const files = new Map(await Promise.all([...new Set(saved.entries.map((entry) => entry.filePath))].map(async (filePath) => [filePath, await modules.read(filePath)] as const)));
     pages = saved.entries.map((entry) => {
-      const data = files.get(entry.filePath)?.get(entry.id);
+      const data = files.get(entry.filePath)?.pages.get(entry.id);
       return { id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: entry.data.count, render: async () => data && rerender(data) };
     });
   }
@@ -201,17 +211,25 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
   if (policy.onError === "fail") fail(' (onError: "fail")');
 
   let fetchedAt: string | undefined;
-  let lost = 0;
-  if (meta.get("source") === source && store.keys().length > 0) {
+  let lost: string[] = [];
+  // Astro saves its store when the sync ends, the loader its own copy while pages render: a build
+  // killed in between leaves one copy newer than the other, and the newer one is kept.
+  const stored = meta.get("source") === source && store.keys().length > 0;
+  const storedAt = meta.get("fetchedAt");
+  const savedIsNewer = previousFetch !== undefined && storedAt !== undefined && previousFetch.fetchedAt > storedAt;
+  const saved = stored && !savedIsNewer ? undefined : await files.readEntries();
+  if (stored && saved === undefined) {
     lost = await keepStored(context, modules);
-    fetchedAt = meta.get("fetchedAt") ?? previousFetch?.fetchedAt;
+    fetchedAt = storedAt ?? previousFetch?.fetchedAt;
   } else {
-    const saved = await files.readEntries();
     store.clear();
     if (saved) {
       lost = await restoreSaved(context, modules, saved);
+      if (saved.unreadable > 0) {
+        logger.warn(`the saved list of pages in ${join(fileURLToPath(context.config.cacheDir), "astro-comments")} is cut short or damaged: ${plural(saved.unreadable, "page")} in it cannot be read and ${saved.unreadable === 1 ? "is" : "are"} built without comments; the other ${plural(saved.entries.length, "page")} keep theirs`);
+      }
       meta.set("source", source);
-      fetchedAt = previousFetch?.fetchedAt;
+      fetchedAt = previousFetch?.fetchedAt ?? saved.fetchedAt;
       if (fetchedAt) meta.set("fetchedAt", fetchedAt);
     }
   }
@@ -219,15 +237,17 @@ async function keepLastGood(context: Context, site: SiteState, source: string, f
   const pages = store.keys().length;
   site.storedPages = storedCounts(context);
   // An earlier fetch whose comments are all gone is no earlier fetch to fall back on.
-  const nothingKept = pages === 0 && (fetchedAt === undefined || lost > 0);
+  const nothingKept = pages === 0 && (fetchedAt === undefined || lost.length > 0);
   if (nothingKept) {
-    const why = fetchedAt === undefined ? "there is no earlier fetch to fall back on" : `the earlier fetch's comments are gone from ${modules.dir}`;
+    const why = fetchedAt === undefined ? "there is no earlier fetch to fall back on" : `the earlier fetch's comments are missing or damaged in ${modules.dir}`;
     if (!policy.allowEmpty) fail(` ${why[0]!.toUpperCase()}${why.slice(1)}; set allowEmpty: true to build without comments instead.`);
     publish(site, { fetchedAt: null, stale: true, error: reason });
     logger.warn(`building without comments, because the fetch failed and ${why}: ${reason}`);
     return;
   }
-  if (lost > 0) logger.warn(`${plural(lost, "page")} lost their earlier comments (their comment module is gone)`);
+  if (lost.length > 0) {
+    logger.warn(`the saved comments of ${listPages(lost)} are missing or damaged in ${modules.dir}, so ${lost.length === 1 ? "that page is" : "those pages are"} built without comments; the other ${plural(pages, "page")} keep theirs`);
+  }
   const ageHours = fetchedAt === undefined ? Number.POSITIVE_INFINITY : (Date.now() - Date.parse(fetchedAt)) / 3_600_000;
   if (ageHours > policy.maxStaleHours) {
     const asOf = fetchedAt === undefined ? "an unknown time" : formatTime(fetchedAt);

@@ -28,7 +28,8 @@ afterAll(() => mock.close());
 
 function site(options: CommentsOptions = {}): SiteState {
   const env = { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
-  return { options: resolveOptions({ timeout: 1_000, ...options }, env), command: "build" };
+  // The mock answers: a timeout no loaded machine reaches.
+  return { options: resolveOptions({ timeout: 30_000, ...options }, env), command: "build" };
 }
 
 async function sync(context: LoaderContext, state: SiteState) {

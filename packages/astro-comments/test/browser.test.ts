@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { showcasePaths, startMockServer, xssBodies, xssNames, type MockServer } from "@astro-comments/mock-server";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { astroBuild } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
 import { auditSection, failingContrast } from "./helpers/comment-audit.ts";
 import { serveStatic } from "./helpers/static-site.ts";
@@ -83,7 +83,7 @@ describe.skipIf(skipped)("in Chromium", () => {
     if (build.code !== 0) throw new Error(`astro build failed with ${build.code}:\n${build.log}`);
     server = await serveStatic(build.out);
     browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
-  }, 120_000);
+  }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { astroBuild } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const DOMAIN = "empty.example";
@@ -46,7 +46,7 @@ beforeAll(async () => {
   site = copySite("extras");
   writeFileSync(join(site.dir, "astro.config.mjs"), config);
   build = await astroBuild(env(extras), undefined, site.dir);
-}, 180_000);
+}, BUILD_TIMEOUT_MS);
 afterAll(async () => {
   await mock?.close();
   site?.remove();
@@ -71,7 +71,7 @@ describe("orphan report", () => {
     expect(failed.code).not.toBe(0);
     expect(failed.log).toContain("astro-comments: 2 comments on 1 path that no built page shows");
     expect(failed.log).toContain("/posts/helo-world (2 comments): nearest built page /posts/hello-world");
-  }, 180_000);
+  }, BUILD_TIMEOUT_MS);
 });
 
 describe("aliases in a real build", () => {
@@ -129,5 +129,5 @@ describe("feeds", () => {
     const failed = await astroBuild(env(extras, { AC_TEST_NO_SITE: "1" }), undefined, site.dir);
     expect(failed.code).not.toBe(0);
     expect(failed.log).toContain('astro-comments: the Atom feed (feeds.atom "/comments.xml" and feeds.pageAtom "/comments/[...page].xml") needs the site\'s URL; set `site` in astro.config, or remove the feed.');
-  }, 120_000);
+  }, BUILD_TIMEOUT_MS);
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { showcasePaths, startMockServer, xssNames, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pathKey } from "../src/render/path-key.ts";
-import { astroBuild, exampleSite, listFiles } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS, exampleSite, listFiles } from "./helpers/astro-cli.ts";
 import { auditMarkup, disallowedMarkup } from "./helpers/html-audit.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
   site = copySite("build");
   out = mkdtempSync(join(tmpdir(), "ac-site-"));
   build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN }, out, site.dir);
-}, 120_000);
+}, BUILD_TIMEOUT_MS);
 afterAll(async () => {
   await mock?.close();
   site?.remove();

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { astroBuild } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 let mock: MockServer;
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe("a cacheDir outside the project", () => {
-  it("builds with the comments, keeps the modules there, and renders nothing on the next build", { timeout: 120_000 }, async () => {
+  it("builds with the comments, keeps the modules there, and renders nothing on the next build", { timeout: 2 * BUILD_TIMEOUT_MS }, async () => {
     const first = await astroBuild(env(), undefined, site.dir);
     expect(first.code, first.log).toBe(0);
     expect(first.log).toMatch(/\[astro-comments\] [\d,]+ comments on \d+ pages: [1-9]\d* rendered/);

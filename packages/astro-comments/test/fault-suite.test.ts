@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { PageCommentsData } from "../src/entry-schema.ts";
 import { resolveOptions } from "../src/options.ts";
 import { syncComments } from "../src/sync-comments.ts";
-import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS, listFiles } from "./helpers/astro-cli.ts";
 import { loaderContext, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 import { copySite } from "./helpers/site-copy.ts";
@@ -61,7 +61,7 @@ describe("fault suite", () => {
     }
     console.info(`fault suite (fetch): ${seeds.length} builds tried, ${identical} identical, ${lost} comments lost, ${duplicated} duplicated`);
     expect({ identical, lost, duplicated }).toEqual({ identical: seeds.length, lost: 0, duplicated: 0 });
-  }, 120_000);
+  }, BUILD_TIMEOUT_MS);
 });
 
 /** Every output file, by path relative to the output folder, with its contents. */
@@ -92,7 +92,7 @@ describe("fault suite: full astro builds", () => {
         await faulty.close();
       }
     }
-  }, 180_000);
+  }, 4 * BUILD_TIMEOUT_MS);
 
   it("a permanent outage fails the build with one clear message and no output", async () => {
     const down = await serve(() => undefined);
@@ -106,7 +106,7 @@ describe("fault suite: full astro builds", () => {
     // An expected failure prints no stack trace.
     expect(outage.log).not.toMatch(/Stack trace|\n\s+at /);
     expect(existsSync(join(outage.out, "index.html"))).toBe(false);
-  }, 60_000);
+  }, BUILD_TIMEOUT_MS);
 
   it("an HTML page with status 200 fails the build naming what was wrong", async () => {
     const proxy = await serve((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><html><body>Maintenance</body></html>"));
@@ -119,5 +119,5 @@ describe("fault suite: full astro builds", () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  }, BUILD_TIMEOUT_MS);
 });

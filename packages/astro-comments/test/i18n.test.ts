@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pathKey } from "../src/render/path-key.ts";
-import { astroBuild } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const config = `import { defineConfig } from "astro/config";
@@ -84,7 +84,7 @@ beforeAll(async () => {
   writeFileSync(join(site.dir, "src/pages/de/index.astro"), germanIndex);
   out = join(mkdtempSync(join(tmpdir(), "ac-i18n-")), "dist");
   build = await astroBuild(env(), out, site.dir);
-}, 120_000);
+}, BUILD_TIMEOUT_MS);
 afterAll(async () => {
   await mock?.close();
   site?.remove();

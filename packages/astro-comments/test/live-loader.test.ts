@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-const loader = (token = mock.token) => commentsLiveLoader({ domain: DOMAIN, apiUrl: mock.url, apiToken: token, timeout: 2_000 });
+const loader = (token = mock.token) => commentsLiveLoader({ domain: DOMAIN, apiUrl: mock.url, apiToken: token, timeout: 30_000 });
 
 describe("commentsLiveLoader", () => {
   it("loads one page's comments, every spelling of its path, sanitized and in order, with cache hints", async () => {

@@ -8,6 +8,7 @@ import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild } from "./helpers/astro-cli.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
+import { stopChild } from "./helpers/processes.ts";
 
 const DOMAIN = "empty.example";
 const fixture = fileURLToPath(new URL("./fixtures/live-site/", import.meta.url));
@@ -26,18 +27,22 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitForServer(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${log()}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error(`the server did not answer within 30 s:\n${log()}`);
+/** Resolves when the server says it listens (the Node adapter's own line), rejects if it exits first. */
+function waitForServer(child: ChildProcess, log: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!/Server listening on /.test(log())) return;
+      child.stdout!.off("data", check);
+      child.stderr!.off("data", check);
+      child.off("exit", exited);
+      resolve();
+    };
+    const exited = (code: number | null) => reject(new Error(`the server exited (${code}) before listening:\n${log()}`));
+    child.stdout!.on("data", check);
+    child.stderr!.on("data", check);
+    child.once("exit", exited);
+    check();
+  });
 }
 
 beforeAll(async () => {
@@ -56,15 +61,11 @@ beforeAll(async () => {
   server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
   base = `http://127.0.0.1:${port}`;
-  await waitForServer(base, server, () => log);
+  await waitForServer(server, () => log);
 }, 180_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    server.kill();
-    await exited;
-  }
+  if (server) await stopChild(server);
   await mock?.close();
   site?.remove();
 });

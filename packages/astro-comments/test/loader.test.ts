@@ -20,7 +20,8 @@ afterAll(() => mock.close());
 
 function site(url: string, options: CommentsOptions = {}, token = mock.token): SiteState {
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: token };
-  return { options: resolveOptions({ timeout: 1_000, ...options }, env), command: "build" };
+  // The mock answers: a timeout no loaded machine reaches. Tests of a server that never answers set a short one.
+  return { options: resolveOptions({ timeout: 30_000, ...options }, env), command: "build" };
 }
 
 /** One sync, as one build runs it; waits are recorded, not slept. */
@@ -182,7 +183,7 @@ describe("loader sync", () => {
       rmSync(new URL("node_modules/.astro/astro-comments/modules/", first.context.config.root), { recursive: true });
       const gone = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir });
       const error = await failure(sync(gone.context, failing));
-      expect(error.message).toMatch(/ The earlier fetch's comments are gone from .*modules; set allowEmpty: true to build without comments instead\.$/);
+      expect(error.message).toMatch(/ The earlier fetch's comments are missing or damaged in .*modules; set allowEmpty: true to build without comments instead\.$/);
     } finally {
       mock = await startMockServer({ dataset: { seed: 5, size: 400 } });
     }
@@ -224,7 +225,8 @@ describe("loader sync", () => {
     const server = await serve(handler);
     if (name === "unreachable") await server.close();
     try {
-      const state = site(server.url, { retries: 1 }, mock.token);
+      // A timeout that only a server that never answers (hung, trickling) reaches.
+      const state = site(server.url, { retries: 1, timeout: 1_000 }, mock.token);
       // Same source as the good fetch: only the API's health differs.
       state.options.credentials!.endpoint = new URL("/api/comments", server.url);
       (context.meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${state.options.credentials!.endpoint.href}`);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { startMockServer, type MockServer, type StoredComment } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { minimumNodeVersion } from "../src/node-version.ts";
+import { BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { documentedSetup, footprint, npm, packFromSources, repoTool, run, siteAstro, writeSite, type Footprint, type PackedPackage, type RunResult } from "./helpers/pack-sites.ts";
 
 const TOKEN = "tok-pack-5e2c91";
@@ -157,7 +158,7 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
     expect(vites.stdout.split(/\r?\n/).filter((line) => /node_modules[\\/]vite$/.test(line)), vites.output).toHaveLength(1);
   });
 
-  it("builds with the documented setup, the comments in the HTML", { timeout: 180_000 }, async () => {
+  it("builds with the documented setup, the comments in the HTML", { timeout: BUILD_TIMEOUT_MS }, async () => {
     const build = await astro(major, ["build"], env());
     expect(build.code, build.output).toBe(0);
     expect(build.output).toMatch(/\[astro-comments\] 2 comments on 1 page:/);
@@ -177,7 +178,7 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
     expect(typed).toMatch(/<h2[^>]*>Rendered from the entry[\s\S]*data-comment-author[^>]*>Ada Lovelace</);
   });
 
-  it("builds again with nothing changed: nothing rendered, the comments still in the HTML", { timeout: 180_000 }, async () => {
+  it("builds again with nothing changed: nothing rendered, the comments still in the HTML", { timeout: BUILD_TIMEOUT_MS }, async () => {
     // Astro 5 and 6 bundle only the content modules a sync names: a warm sync must name them all.
     const build = await astro(major, ["build"], env());
     expect(build.code, build.output).toBe(0);
@@ -185,7 +186,7 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
     expect(readFileSync(join(siteDir(major), "dist/posts/hello-world/index.html"), "utf8")).toMatch(/data-comment-author[^>]*>Grace Hopper</);
   });
 
-  it("passes astro check", { timeout: 180_000 }, async () => {
+  it("passes astro check", { timeout: BUILD_TIMEOUT_MS }, async () => {
     const check = await astro(major, ["check"]);
     expect(check.code, check.output).toBe(0);
     expect(check.output).toMatch(/- 0 errors\s+- 0 warnings/);

@@ -11,7 +11,7 @@ import { collectThreads } from "../src/api/crawl.ts";
 import { crawlComments, crawlDefaults, type CrawlLogger } from "../src/api/crawl-comments.ts";
 import { CommentsApiError } from "../src/errors.ts";
 import { pathKey } from "../src/render/path-key.ts";
-import { astroBuild } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const TOKEN = "tok-RATE-LIMIT-91c2";
@@ -128,5 +128,5 @@ describe("astro build against a throttled service", () => {
     const expected = helloWorld.reduce((n, thread) => n + 1 + thread.children.length, 0);
     expect(expected).toBeGreaterThan(0);
     expect(readFileSync(join(out, "posts", "hello-world", "index.html"), "utf8").match(/<article [^>]*data-comment /g)).toHaveLength(expected);
-  }, 120_000);
+  }, BUILD_TIMEOUT_MS);
 });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { astroBuild } from "./helpers/astro-cli.ts";
+import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { run, type RunResult } from "./helpers/pack-sites.ts";
 import { serve } from "./helpers/servers.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
@@ -120,7 +120,7 @@ beforeAll(async () => {
     await git("commit", "-q", "-m", text);
     commits.push((await git("rev-parse", "HEAD")).stdout.trim());
   }
-}, 240_000);
+}, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   await dist?.close();

@@ -11,7 +11,7 @@ import { formatCount } from "../i18n/messages.ts";
 import { pageLocale, type PageLocale } from "../i18n/page-locale.ts";
 import type { RenderSettings } from "../options.ts";
 import { withMissingIds } from "../render/comment-id.ts";
-import { commentItemsHtml } from "../render/comment-markup.ts";
+import { commentItemChunks, commentItemsHtml, type CommentView } from "../render/comment-markup.ts";
 import type { RenderedComment } from "../render/comment-tree.ts";
 import { pathKey } from "../render/path-key.ts";
 import { astroSafeString } from "../api/api-error.ts";
@@ -77,7 +77,7 @@ async function pageComments(entry: Entry): Promise<PageComments> {
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
     const error = new Error(
-      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"} (Astro logged why above). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
+      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"} (the module failed to load, and Astro logged why above, or its saved comments changed on disk since the sync checked them). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
     );
     throw Object.assign(error, { hint: "Each page's comments live in a generated module in the cacheDir, named in its content entry.", toString: () => astroSafeString(error) });
   }
@@ -157,5 +157,18 @@ export function commentsHeadingId(path: string): string {
 
 /** The `<li>` items of a page's comment list, in the documented markup (what <Comments> renders). */
 export function renderCommentItems(comments: readonly RenderedComment[], page: PageLocale = commentLocale()): string {
-  return commentItemsHtml(comments, { formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale), messages: page.messages });
+  return commentItemsHtml(comments, commentView(page));
 }
+
+/**
+ * The same items in pieces, for `set:html`, which renders an iterable piece by piece: what
+ * <Comments> uses, so a page with a huge thread never holds its list as one string besides the page.
+ *
+ * @example
+ * <ol set:html={renderCommentItemChunks(comments)} />
+ */
+export function renderCommentItemChunks(comments: readonly RenderedComment[], page: PageLocale = commentLocale()): Iterable<string> {
+  return commentItemChunks(comments, commentView(page));
+}
+
+const commentView = (page: PageLocale): CommentView => ({ formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale), messages: page.messages });

@@ -10,6 +10,13 @@ import { fileURLToPath } from "node:url";
 export const exampleSite = fileURLToPath(new URL("../../../../examples/site/", import.meta.url));
 export const astroBin = join(createRequire(import.meta.url).resolve("astro/package.json"), "..", "bin", "astro.mjs");
 
+/**
+ * What one `astro build` of a test site may take before the test counts as hung: such a build
+ * takes 10–30 s on a quiet 2-core machine, and a CI runner shared with other jobs may be ten times
+ * slower. Only a hung build reaches it. Tests and hooks that build give it per build.
+ */
+export const BUILD_TIMEOUT_MS = 300_000;
+
 /** Astro colours and underlines parts of its log even without a TTY; tests compare plain text. */
 export const plainText = (log: string) => log.replace(/\x1b\[[0-9;]*m/g, "");
 

@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { astroBin, plainText } from "./astro-cli.ts";
+import { stopChild } from "./processes.ts";
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -60,10 +61,7 @@ export async function astroDev(site: string, env: Record<string, string>): Promi
         });
         check();
       }),
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
   await server.waitFor(/ready in/);
   return server;

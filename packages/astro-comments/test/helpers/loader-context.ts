@@ -76,7 +76,7 @@ export async function storedComments(context: LoaderContext): Promise<Map<string
   const modules = commentModules(context.config);
   const pages = new Map<string, PageCommentsData>();
   for (const [id, entry] of context.store.entries()) {
-    const data = (await modules.read(entry.filePath!))?.get(id);
+    const data = (await modules.read(entry.filePath!))?.pages.get(id);
     if (data === undefined) throw new Error(`the module of ${id} (${entry.filePath}) does not hold its comments`);
     pages.set(id, data);
   }
