@@ -242,6 +242,12 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       expect(accelerator.build!.output).toMatch(/\[astro-comments\] 3 comments on 2 pages:/);
     });
 
+    it("shows each page of the article layout its own comments", async () => {
+      const { page, context } = await open(accelerator, acceleratorPaths[1], { colorScheme: "light" });
+      expect(await page.locator("[data-comments] [data-comment-author]").allTextContents()).toEqual(["Katherine Johnson"]);
+      await context.close();
+    });
+
     /**
      * A page once the theme's script has put its "Copy" button (in a zero-height div.copy-container)
      * before each <pre>, comments' code blocks included: the layout a reader sees.
