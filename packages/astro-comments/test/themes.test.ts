@@ -4,8 +4,11 @@
 // - Starlight with its official Tailwind 4 integration (and Tailwind's own preflight), its
 //   `data-theme` toggle, a Head override adding <ClientRouter />, Pagefind; installed with pnpm;
 // - a blog with no dark mode on modern-normalize, Tailwind 4 and a hand-written reset, on a
-//   paper-coloured page; installed with npm.
-// Both fixtures (fixtures/starlight-tailwind-site, fixtures/tailwind-blog-site) pin every version.
+//   paper-coloured page; installed with npm;
+// - Astro Accelerator, a whole public Astro 5 site from the npm registry whose dark colours follow
+//   only the reader's system; installed with npm as its author publishes it (no lockfile).
+// The first two fixtures (fixtures/starlight-tailwind-site, fixtures/tailwind-blog-site) pin every
+// version; Astro Accelerator pins its own version and takes its dependencies' ranges.
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +17,7 @@ import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
+import { acceleratorPaths, addComments, fetchAccelerator } from "./helpers/astro-accelerator.ts";
 import { auditSection, axeViolations, failingContrast, type SectionAudit } from "./helpers/comment-audit.ts";
 import { npm, packFromSources, repoTool, run, type RunResult } from "./helpers/pack-sites.ts";
 import { serveStatic } from "./helpers/static-site.ts";
@@ -38,6 +42,7 @@ let work: string;
 let browser: Browser;
 const starlight: Site = { dir: "" };
 const blog: Site = { dir: "" };
+const accelerator: Site = { dir: "" };
 
 const skipped = chromiumMissing !== undefined && !chromiumRequired;
 if (skipped) console.warn(chromiumMissing);
@@ -57,7 +62,7 @@ const env = (domain: string) => ({ COMMENTS_DOMAIN: domain, COMMENTS_API_URL: mo
 describe.skipIf(skipped)("real themes with the packed package, in Chromium", () => {
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
-    mock = await startMockServer({ token: TOKEN, comments: [...themeComments("docs.example.com", starlightPaths, 1), ...themeComments("blog.example.com", blogPaths, 11)] });
+    mock = await startMockServer({ token: TOKEN, comments: [...themeComments("docs.example.com", starlightPaths, 1), ...themeComments("blog.example.com", blogPaths, 11), ...themeComments("accelerator.example.com", acceleratorPaths, 21)] });
     work = mkdtempSync(join(tmpdir(), "astro-comments-themes-"));
     const { tarball } = await packFromSources(work);
     const pnpm = repoTool("pnpm");
@@ -73,6 +78,20 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       () => run(process.execPath, [join(blog.dir, "node_modules/astro/bin/astro.mjs"), "build"], blog.dir, env("blog.example.com")),
       tarball,
     );
+    // Astro Accelerator: the site as `npm pack` of the registry gives it, its sample pages, README
+    // steps 2 and 3, then one `npm install` of the tarball that also installs the theme's own
+    // dependencies, and the theme's own build script.
+    const fetched = await fetchAccelerator(join(work, "accelerator"));
+    accelerator.dir = fetched.dir;
+    accelerator.install = fetched.result;
+    if (fetched.result.code === 0) {
+      addComments(accelerator.dir);
+      accelerator.install = await npm(["install", "--prefer-offline", tarball], accelerator.dir);
+    }
+    if (accelerator.install.code === 0) {
+      accelerator.build = await run("npm", ["run", "build"], accelerator.dir, env("accelerator.example.com"));
+      if (accelerator.build.code === 0) accelerator.server = await serveStatic(join(accelerator.dir, "dist"));
+    }
     browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
   }, 20 * 60_000);
 
@@ -80,9 +99,12 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
     await browser?.close();
     await starlight.server?.close();
     await blog.server?.close();
+    await accelerator.server?.close();
     await mock?.close();
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+    // Three sites' node_modules (Astro Accelerator's alone is 16,000 files) take over a minute to
+    // delete on a busy machine: 36 s for that one with both cores loaded.
+  }, 5 * 60_000);
 
   /** A page of a built site; `toggle` is what Starlight's theme switch saved ("dark"/"light"). */
   async function open(site: Site, path: string, options: { colorScheme: "light" | "dark"; toggle?: "light" | "dark"; width?: number }): Promise<{ page: Page; context: BrowserContext }> {
@@ -210,6 +232,57 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       const { page, context } = await open(blog, blogPaths[0], { colorScheme: "light", width: 390 });
       expect((await auditSection(page)).overflow).toBeLessThanOrEqual(0);
       await context.close();
+    });
+  });
+
+  describe("Astro Accelerator 5.10.19 from the registry, dark only with the system, installed with npm", () => {
+    it("installs the tarball with npm install and builds with the theme's npm run build", () => {
+      expect(accelerator.install?.code, accelerator.install?.output).toBe(0);
+      expect(accelerator.build?.code, accelerator.build?.output).toBe(0);
+      expect(accelerator.build!.output).toMatch(/\[astro-comments\] 3 comments on 2 pages:/);
+    });
+
+    it("shows each page of the article layout its own comments", async () => {
+      const { page, context } = await open(accelerator, acceleratorPaths[1], { colorScheme: "light" });
+      expect(await page.locator("[data-comments] [data-comment-author]").allTextContents()).toEqual(["Katherine Johnson"]);
+      await context.close();
+    });
+
+    /**
+     * A page once the theme's script has put its "Copy" button (in a zero-height div.copy-container)
+     * before each <pre>, comments' code blocks included: the layout a reader sees.
+     */
+    async function openEnhanced(colorScheme: "light" | "dark", width?: number) {
+      const opened = await open(accelerator, acceleratorPaths[0], { colorScheme, width });
+      await opened.page.locator("[data-comment-body] .copy-container").first().waitFor({ state: "attached" });
+      return opened;
+    }
+
+    it.each(["light", "dark"] as const)("follows the theme's colours, readable and typeset, with a %s system", async (colorScheme) => {
+      const { page, context } = await openEnhanced(colorScheme);
+      const audit = await auditSection(page);
+      // The body's own blocks, measured across the theme's inserted div: the blockquote before a
+      // <pre> touched it (0 px) while the stylesheet spaced only a block that follows another block.
+      const gaps = await page.evaluate(() => {
+        const blocks = [...document.querySelector("[data-comments] [data-comment-body]")!.children].filter((e) => !e.matches(".copy-container"));
+        return Object.fromEntries(blocks.slice(1).map((block, i) => [`${blocks[i]!.localName}→${block.localName}`, Math.round(block.getBoundingClientRect().top - blocks[i]!.getBoundingClientRect().bottom)]));
+      });
+      expect(Object.keys(audit.gaps)).toContain("div→pre");
+      expectReadableTypography({ ...audit, gaps }, `Astro Accelerator, ${colorScheme} system`);
+      // The body text is the theme's own --fore of that scheme (public/css/vars.css), not a palette of ours.
+      const body = audit.contrast.find((c) => c.role === "body")!;
+      expect(body.foreground).toBe(colorScheme === "dark" ? "#ddffff" : "#223333");
+      expect(await axeViolations(page), colorScheme).toEqual([]);
+      if (colorScheme === "dark") await page.locator("[data-comments]").screenshot({ path: join(screenshots, "theme-astro-accelerator-dark-system.png") });
+      await context.close();
+    });
+
+    it("does not overflow at 390 px", async () => {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const { page, context } = await openEnhanced(colorScheme, 390);
+        expect((await auditSection(page)).overflow, colorScheme).toBeLessThanOrEqual(0);
+        await context.close();
+      }
     });
   });
 });
