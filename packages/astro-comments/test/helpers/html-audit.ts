@@ -26,10 +26,10 @@ export function auditMarkup(html: string): MarkupAudit {
   return audit;
 }
 
-/** Elements or attributes outside the allow-list (highlighting adds span[class] and pre[class]). */
+/** Elements or attributes outside the allow-list (rendering adds span[class], pre[class] and pre[tabindex]). */
 export function disallowedMarkup(html: string): string[] {
   const audit = auditMarkup(html);
-  const extraAttrs: Record<string, readonly string[]> = { span: ["class"], pre: ["class"] };
+  const extraAttrs: Record<string, readonly string[]> = { span: ["class"], pre: ["class", "tabindex"] };
   return [
     ...audit.elements.filter((tag) => !allowedElements.includes(tag)),
     ...audit.attributes.filter((entry) => {

@@ -100,6 +100,12 @@ describe("comment bodies", () => {
     expect(renderCommentBody("", "a <b> & c\n\nsecond").html).toBe("<p>a &lt;b&gt; &amp; c</p><p>second</p>");
     expect(renderCommentBody("<script>alert(1)</script>", "plain text").html).toBe("<p>plain text</p>");
   });
+
+  it("make every code block focusable, highlighted or not, so a keyboard can scroll it on a narrow screen", async () => {
+    await loadLanguagesOf(['<code class="language-js">']);
+    const html = renderCommentBody('<pre><code class="language-js">let a = 1;</code></pre><pre>plain</pre><pre tabindex="-1">x</pre>', "").html;
+    expect(html.match(/<pre[^>]*>/g)).toEqual(['<pre tabindex="0" class="language-javascript">', '<pre tabindex="0">', '<pre tabindex="0">']);
+  });
 });
 
 describe("comment tree", () => {
