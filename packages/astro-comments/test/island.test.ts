@@ -3,10 +3,8 @@
 // the island, served by the Node adapter's standalone server on 127.0.0.1, read with plain HTTP and
 // in Chromium. The build's comments are in the page; a comment approved after the build shows with
 // no rebuild; with the API stopped the build's comments stay, with no error text.
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
@@ -14,6 +12,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
 import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
+import { startNodeServer, type NodeServer } from "./helpers/processes.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const DOMAIN = "empty.example";
@@ -27,30 +26,12 @@ let mock: MockServer | undefined;
 /** A comment waiting for moderation at build time, approved by a test. */
 let pendingId: number;
 let site: SiteCopy;
-let server: ChildProcess | undefined;
+let server: NodeServer | undefined;
 let browser: Browser | undefined;
 let base: string;
 let out: string;
 /** Every body and header the tests received, from the server or in Chromium: none may hold the token. */
 const received: string[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-/** Resolves when the server prints that it listens: a real signal, not a timer. */
-function listening(child: ChildProcess, log: () => string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", () => {
-      if (log().includes("Server listening on")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited (${code}):\n${log()}`)));
-  });
-}
 
 async function get(path: string): Promise<{ status: number; headers: Headers; body: string }> {
   const response = await fetch(new URL(path, base));
@@ -135,23 +116,14 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     const build = await astroBuild(env, join(site.dir, "dist"), site.dir);
     if (build.code !== 0) throw new Error(`the build failed:\n${build.log}`);
     out = build.out;
-    const port = await freePort();
-    let log = "";
-    server = spawn(process.execPath, [join(out, "server", "entry.mjs")], { env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
-    server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    base = `http://127.0.0.1:${port}`;
-    await listening(server, () => log);
+    server = await startNodeServer(join(out, "server", "entry.mjs"), { ...process.env, ...env });
+    base = server.url;
     browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once("exit", resolve));
-      server.kill();
-      await exited;
-    }
+    await server?.close();
     await mock?.close();
     site?.remove();
   });

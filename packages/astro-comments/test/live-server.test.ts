@@ -1,49 +1,21 @@
 // An on-demand page with live comments, end to end: a site with the Node adapter (standalone) is
 // built, its server started on 127.0.0.1, and a comment approved after the build shows on the page.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild } from "./helpers/astro-cli.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
-import { stopChild } from "./helpers/processes.ts";
+import { startNodeServer, type NodeServer } from "./helpers/processes.ts";
 
 const DOMAIN = "empty.example";
 const fixture = fileURLToPath(new URL("./fixtures/live-site/", import.meta.url));
 
 let mock: MockServer;
 let site: SiteCopy;
-let server: ChildProcess | undefined;
+let server: NodeServer | undefined;
 let base: string;
 let buildLog: string;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-/** Resolves when the server says it listens (the Node adapter's own line), rejects if it exits first. */
-function waitForServer(child: ChildProcess, log: () => string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (!/Server listening on /.test(log())) return;
-      child.stdout!.off("data", check);
-      child.stderr!.off("data", check);
-      child.off("exit", exited);
-      resolve();
-    };
-    const exited = (code: number | null) => reject(new Error(`the server exited (${code}) before listening:\n${log()}`));
-    child.stdout!.on("data", check);
-    child.stderr!.on("data", check);
-    child.once("exit", exited);
-    check();
-  });
-}
 
 beforeAll(async () => {
   mock = await startMockServer({ dataset: { seed: 6, size: 10 } });
@@ -55,17 +27,12 @@ beforeAll(async () => {
   const build = await astroBuild(env, join(site.dir, "dist"), site.dir);
   if (build.code !== 0) throw new Error(`the build failed:\n${build.log}`);
   buildLog = build.log;
-  const port = await freePort();
-  let log = "";
-  server = spawn(process.execPath, [join(build.out, "server", "entry.mjs")], { env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
-  server.stdout!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  server.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  base = `http://127.0.0.1:${port}`;
-  await waitForServer(server, () => log);
+  server = await startNodeServer(join(build.out, "server", "entry.mjs"), { ...process.env, ...env });
+  base = server.url;
 }, 180_000);
 
 afterAll(async () => {
-  if (server) await stopChild(server);
+  await server?.close();
   await mock?.close();
   site?.remove();
 });

@@ -1,11 +1,12 @@
 // The package as a user gets it: packed the way npm publishes it, then installed into fresh Astro
 // sites in the system's temporary folder, far from this repository's node_modules, so nothing
 // resolves that the tarball and a plain `npm install` do not bring.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { plainText } from "./astro-cli.ts";
+import { startNodeServer, type NodeServer } from "./processes.ts";
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -69,34 +70,9 @@ export function siteAstro(site: string, args: readonly string[], env: Record<str
   return run(process.execPath, [join("node_modules/astro", manifest.bin.astro), ...args], site, env);
 }
 
-export interface SiteServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-/**
- * Starts a site's @astrojs/node standalone server (dist/server/entry.mjs) on 127.0.0.1 and a free
- * port, and resolves once it logs the address it listens on.
- */
-export function startSiteServer(site: string, env: Record<string, string>): Promise<SiteServer> {
-  const child: ChildProcess = spawn(process.execPath, [join(site, "dist/server/entry.mjs")], { cwd: site, env: siteEnv({ ...env, HOST: "127.0.0.1", PORT: "0" }), stdio: ["ignore", "pipe", "pipe"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill();
-    await exited;
-  };
-  return new Promise((resolve, reject) => {
-    let log = "";
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString();
-      const url = /Server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(plainText(log))?.[1];
-      if (url !== undefined) resolve({ url, close });
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the server of ${site} exited (${code}) before listening:\n${plainText(log)}`)));
-  });
+/** Starts a site's @astrojs/node standalone server (dist/server/entry.mjs) in the site's environment. */
+export function startSiteServer(site: string, env: Record<string, string>): Promise<NodeServer> {
+  return startNodeServer(join(site, "dist/server/entry.mjs"), siteEnv(env), site);
 }
 
 export interface PackedPackage {
