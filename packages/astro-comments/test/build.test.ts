@@ -103,7 +103,7 @@ describe("astro build of the example site", () => {
   it("highlights code with PrismJS and leaves unknown languages as escaped code", () => {
     const code = section(page(showcasePaths.code));
     for (const language of ["javascript", "typescript", "python", "rust", "bash", "css", "markup", "go", "json", "sql"]) {
-      expect(code, language).toContain(`<pre class="language-${language}"><code class="language-${language}">`);
+      expect(code, language).toContain(`<pre tabindex="0" class="language-${language}"><code class="language-${language}">`);
     }
     expect(code).toMatch(/<span class="token keyword">/);
     expect(code).toContain('<code class="language-brainfuck-dialect">++++[&gt;++++&lt;-]&gt;. &lt;not a tag&gt;');
