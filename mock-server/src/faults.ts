@@ -14,8 +14,14 @@ export interface FaultOptions {
   errorRate?: number;
   /** Share (0..1) of requests whose connection is dropped (before or in the middle of the body). */
   dropRate?: number;
-  /** Fixed-window throttle per token, as Laravel's throttle middleware: 429 with Retry-After. */
-  rateLimit?: { limit: number; windowMs: number };
+  /**
+   * Fixed-window throttle per token, as Laravel's throttle middleware: 429 with Retry-After.
+   * `now` is the clock its windows run on (ms, default Date.now): a test that runs the client on a
+   * virtual clock passes the same one, so a window closes when the client waits it out, never
+   * because the machine is slow.
+   * @example { limit: 60, windowMs: 60_000 }
+   */
+  rateLimit?: { limit: number; windowMs: number; now?: () => number };
   /**
    * No request fails more than this many times in a row, so a client with that many retries
    * always gets through. Default 3.
@@ -98,7 +104,7 @@ export class FaultPlan {
   }
 }
 
-const limiterOf = (limit: FaultOptions["rateLimit"]) => (limit ? new FixedWindowLimiter(limit.limit, limit.windowMs) : undefined);
+const limiterOf = (limit: FaultOptions["rateLimit"]) => (limit ? new FixedWindowLimiter(limit.limit, limit.windowMs, limit.now) : undefined);
 
 /** Laravel's fixed-window limiter: the first hit opens a window; hits beyond the limit get 429. */
 export class FixedWindowLimiter {

@@ -43,10 +43,23 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
     // About 2.5 periods' worth of requests.
     const limit = Math.ceil(pages / 2.5);
     await mock.close();
-    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, faults: { rateLimit: { limit, windowMs } } });
+    // One virtual clock for the mock's windows and the client's waits: a window closes when the
+    // crawl waits it out, never because this machine is slow (on a busy machine a real 1 s window
+    // closed before the limit was reached, and nothing paused). Concurrent sleeps end at their own
+    // times, so the clock moves to the latest of them, not their sum.
+    let virtualMs = 0;
+    const clock = {
+      now: () => virtualMs,
+      sleep: async (ms: number) => {
+        const until = virtualMs + ms;
+        await Promise.resolve();
+        virtualMs = Math.max(virtualMs, until);
+      },
+    };
+    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, faults: { rateLimit: { limit, windowMs, now: clock.now } } });
     const { lines, logger } = recordingLogger();
     // giveUpAfter far below a pause: rate-limit waits are not charged to it.
-    const { result, summary } = await crawlComments(credentials(mock), { ...crawlDefaults, perPage, giveUpAfter: 500 }, logger, collectThreads);
+    const { result, summary } = await crawlComments(credentials(mock), { ...crawlDefaults, perPage, giveUpAfter: 500 }, logger, collectThreads, clock);
 
     expect(result).toEqual(mock.store.threads("example.com"));
     const periodsNeeded = Math.ceil(pages / limit);
