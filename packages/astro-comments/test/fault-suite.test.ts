@@ -113,7 +113,7 @@ describe("fault suite: full astro builds", () => {
     try {
       const html = await build({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: proxy.url, COMMENTS_API_TOKEN: "t" });
       expect(html.code).not.toBe(0);
-      expect(html.log).toContain("expected JSON but the response is text/html");
+      expect(html.log).toContain("expected JSON but the response is \"text/html\"");
       expect(html.log).toContain("COMMENTS_API_URL may point at a web page");
       expect(existsSync(join(html.out, "index.html"))).toBe(false);
     } finally {

@@ -46,7 +46,8 @@ describe("a thread of 20,000 replies", () => {
     expect(Math.max(...chunks.map(articles))).toBeLessThanOrEqual(1_001);
     expect(chunks.join("")).toBe(commentItemsHtml(page.comments, view));
     expect(articles(chunks.join(""))).toBe(REPLIES + 1);
-    // What <Comments> hands Astro: the pieces, which `set:html` renders one by one.
-    expect(readFileSync(new URL("../components/Comments.astro", import.meta.url), "utf8")).toContain("set:html={renderCommentItemChunks(comments, page)}");
+    // What <Comments> and the island hand Astro (both render CommentsSection): the pieces, which
+    // `set:html` renders one by one.
+    expect(readFileSync(new URL("../components/CommentsSection.astro", import.meta.url), "utf8")).toContain("set:html={renderCommentItemChunks(comments, page)}");
   });
 });
