@@ -62,6 +62,8 @@ const initScript = `
 interface Visit {
   page: Page;
   consoleErrors: string[];
+  /** Reads every response's headers and body into `received` first, then closes the page's context. */
+  close(): Promise<void>;
 }
 
 /** Opens the page in a fresh context (no browser cache) and waits until the island was answered and, on a 200, swapped in. */
@@ -73,16 +75,25 @@ async function visit(options: { javaScript?: boolean } = {}): Promise<Visit> {
   page.on("console", (message) => {
     if (message.type() === "error") consoleErrors.push(message.text());
   });
-  page.on("response", async (response) => {
-    received.push(JSON.stringify(await response.allHeaders()));
-    received.push(await response.text().catch(() => ""));
+  // Each response is read before the context closes: a read still running then would be lost to
+  // the token check, and reject after the test (seen on a busy machine).
+  const reads: Promise<void>[] = [];
+  page.on("response", (response) => {
+    reads.push((async () => {
+      received.push(JSON.stringify(await response.allHeaders()));
+      received.push(await response.text().catch(() => ""));
+    })());
   });
   const response = await page.goto(new URL(PAGE, base).href, { waitUntil: "load" });
   expect(response?.status()).toBe(200);
   if (options.javaScript ?? true) {
     await page.waitForFunction(() => (window as unknown as { __islands: number }).__islands > 0);
   }
-  return { page, consoleErrors };
+  const close = async () => {
+    await Promise.all(reads);
+    await context.close();
+  };
+  return { page, consoleErrors, close };
 }
 
 const sectionBox = (page: Page) => page.evaluate(() => JSON.stringify(document.querySelector("[data-comments]")!.getBoundingClientRect()));
@@ -153,18 +164,18 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
   it("shifts nothing when the island's comments equal the build's", async () => {
     const withoutScript = await visit({ javaScript: false });
     const fallbackBox = await sectionBox(withoutScript.page);
-    await withoutScript.page.context().close();
+    await withoutScript.close();
 
-    const { page, consoleErrors } = await visit();
+    const { page, consoleErrors, close } = await visit();
     await page.waitForFunction(() => document.querySelector("script[data-island-id]") === null);
     expect(await sectionBox(page)).toBe(fallbackBox);
     expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBe(0);
     expect(consoleErrors).toEqual([]);
-    await page.context().close();
+    await close();
   });
 
   it("shows a comment approved after the build, with no rebuild, on a reload of the page too, and passes axe", async () => {
-    const { page, consoleErrors } = await visit();
+    const { page, consoleErrors, close } = await visit();
     await page.waitForFunction(() => document.querySelector("script[data-island-id]") === null);
     const buildIds = await commentIds(page);
     expect(buildIds).toHaveLength(3);
@@ -192,7 +203,7 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     });
     expect(violations).toEqual([]);
     expect(passed).toEqual(expect.arrayContaining(["color-contrast", "link-name", "list", "listitem", "heading-order"]));
-    await page.context().close();
+    await close();
   });
 
   it("gives up on an API that hangs within the live loader's 15 s, with a 503 that no cache keeps", async () => {
@@ -214,7 +225,7 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
   it("keeps the build's comments, and shows no error, when the API is stopped", async () => {
     const withoutScript = await visit({ javaScript: false });
     const fallback = await withoutScript.page.locator("[data-comments]").innerText();
-    await withoutScript.page.context().close();
+    await withoutScript.close();
     await mock!.close();
     mock = undefined;
 
@@ -224,13 +235,13 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     expect(island.headers.get("x-comments-failure")).toBe("network");
     expect(island.body).toBe("");
 
-    const { page } = await visit();
+    const { page, close } = await visit();
     const text = await page.locator("main").innerText();
     expect(text).toContain("Here at build time");
     expect(text).not.toContain("Approved after the build");
     expect(text).not.toMatch(/error|unavailable|503|failed/i);
     expect(await page.locator("[data-comments]").innerText()).toBe(fallback);
-    await page.context().close();
+    await close();
   });
 
   it("leaves the token out of dist/ and out of every response", () => {
