@@ -76,13 +76,16 @@ async function visit(options: { javaScript?: boolean } = {}): Promise<Visit> {
     if (message.type() === "error") consoleErrors.push(message.text());
   });
   // Each response is read before the context closes: a read still running then would be lost to
-  // the token check, and reject after the test (seen on a busy machine).
+  // the token check, and reject after the test (seen on a busy machine). A response that only
+  // arrives while the context is closing cannot be read any more; its failure is not an error.
   const reads: Promise<void>[] = [];
   page.on("response", (response) => {
-    reads.push((async () => {
-      received.push(JSON.stringify(await response.allHeaders()));
-      received.push(await response.text().catch(() => ""));
-    })());
+    reads.push(
+      Promise.all([response.allHeaders(), response.text().catch(() => "")]).then(
+        ([headers, body]) => void received.push(JSON.stringify(headers), body),
+        () => undefined,
+      ),
+    );
   });
   const response = await page.goto(new URL(PAGE, base).href, { waitUntil: "load" });
   expect(response?.status()).toBe(200);
@@ -90,7 +93,8 @@ async function visit(options: { javaScript?: boolean } = {}): Promise<Visit> {
     await page.waitForFunction(() => (window as unknown as { __islands: number }).__islands > 0);
   }
   const close = async () => {
-    await Promise.all(reads);
+    // Reads can start while earlier ones are awaited: wait until none is left.
+    for (let settled = 0; settled < reads.length; settled = reads.length) await Promise.all(reads.slice(settled));
     await context.close();
   };
   return { page, consoleErrors, close };
