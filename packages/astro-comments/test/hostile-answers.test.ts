@@ -316,6 +316,16 @@ describe("real builds of the example site against hostile answers", () => {
     });
   }
 
+  /** A build while the proxy gives the named answer, and the plain mock again after it. */
+  async function buildAnswering(site: SiteCopy, name: string): Promise<{ code: number; log: string; out: string }> {
+    answer = byName(name).answer;
+    try {
+      return await build(site);
+    } finally {
+      answer = undefined;
+    }
+  }
+
   function expectCleanLog(log: string) {
     const lines = log.replace(/\x1b\[[0-9;]*m/g, "").split("\n");
     expectCleanLines(lines.map((line) => line.replace(/\r$/, "")));
@@ -333,9 +343,7 @@ describe("real builds of the example site against hostile answers", () => {
   it("NUL, terminal commands and bidi overrides in every name and body: the build succeeds, and none reaches the HTML", async () => {
     const site = copySite("hostile-names");
     sites.push(site);
-    answer = byName("control bytes, bidi overrides and NUL inside").answer;
-    const result = await build(site);
-    answer = undefined;
+    const result = await buildAnswering(site, "control bytes, bidi overrides and NUL inside");
     expect(result.code, result.log).toBe(0);
     expectCleanLog(result.log);
     expectCleanOutput(result.out);
@@ -343,9 +351,7 @@ describe("real builds of the example site against hostile answers", () => {
     expect(html).toContain("data-comment-author>Ann]0;PWNED[2J");
 
     // The next build of the same site meets a redirect to another host: it keeps these comments and says where to point apiUrl.
-    answer = byName("a 301 to another host").answer;
-    const redirected = await build(site);
-    answer = undefined;
+    const redirected = await buildAnswering(site, "a 301 to another host");
     expect(redirected.code, redirected.log).toBe(0);
     expectCleanLog(redirected.log);
     expectCleanOutput(redirected.out);
@@ -356,9 +362,7 @@ describe("real builds of the example site against hostile answers", () => {
   it("a PHP notice before the JSON with nothing to fall back on: the build fails with the URL and what to do on one line", async () => {
     const site = copySite("hostile-php");
     sites.push(site);
-    answer = byName("a PHP notice").answer;
-    const result = await build(site);
-    answer = undefined;
+    const result = await buildAnswering(site, "a PHP notice");
     expect(result.code).not.toBe(0);
     expectCleanLog(result.log);
     expect(result.log).toMatch(new RegExp(`the response is not valid JSON \\(Unexpected token '<'; starts "<br />\\\\n<b>Deprecated</b>.*${url}.*There is no earlier fetch to fall back on`));
