@@ -3,15 +3,15 @@
 // shows at once. Same rendering as the build loader (sanitize, highlight, order). It imports
 // nothing from Astro at run time, so on Astro 5 (no stable live collections) importing it, or the
 // rest of the package, still works; only using it needs Astro 6.
-import "./node-version.ts";
+import "./utils/node-version.ts";
 import type { LiveLoader } from "astro/loaders";
 import type { CommentThread } from "./api/generated/api-types.ts";
 import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
-import type { PageCommentsData } from "./entry-schema.ts";
+import type { PageCommentsData } from "./loader/entry-schema.ts";
 import { CommentsApiError, CommentsConfigError } from "./errors.ts";
-import { whileWaited } from "./fetch-comments.ts";
-import { fetchPageThreads, fetchThreads, liveSettings } from "./live-page.ts";
-import type { CommentsOptions } from "./options.ts";
+import { whileWaited } from "./loader/fetch-comments.ts";
+import { fetchPageThreads, fetchThreads, liveSettings } from "./loader/live-page.ts";
+import type { CommentsOptions } from "./integration/options.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { pathKey } from "./render/path-key.ts";
 

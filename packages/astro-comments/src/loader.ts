@@ -1,15 +1,13 @@
 // The content-layer loader: `comments: defineCollection({ loader: commentsLoader() })` in
 // src/content.config.ts. It takes its settings from the comments() integration.
-import "./node-version.ts";
+import "./utils/node-version.ts";
 import type { Loader } from "astro/loaders";
-import { pageEntrySchema } from "./entry-schema.ts";
+import { LOADER_NAME } from "./constants.ts";
+import { pageEntrySchema } from "./loader/entry-schema.ts";
 import { CommentsConfigError } from "./errors.ts";
 // Nothing that fetches or renders: pages bundle this module whenever they import content.config.ts
-// (for a constant, say), so the work is the integration's (see SiteState.sync).
-import { siteState } from "./site-registry.ts";
-
-/** The loader's name in logs, and what `refreshContent({ loaders })` selects. */
-export const LOADER_NAME = "astro-comments";
+// (for a constant, say), so the work is the integration's (see SiteHandoff.sync).
+import { siteHandoff } from "./site-registry.ts";
 
 /**
  * The loader's type, declared rather than inferred: an inferred declaration spells the schema with
@@ -40,7 +38,7 @@ export function commentsLoader(): CommentsLoader {
     name: LOADER_NAME,
     schema: pageEntrySchema,
     load: async (context) => {
-      const site = siteState(context.config.root);
+      const site = siteHandoff(context.config.root);
       if (site?.sync === undefined) {
         throw new CommentsConfigError(
           "astro-comments: commentsLoader() found no comments() integration; add it to the integrations in astro.config.",

@@ -3,12 +3,12 @@
 // loader are two instances of this package in one process: module state is not shared between
 // them, globalThis is. Nothing here reaches the browser or the build output.
 import type { LoaderContext } from "astro/loaders";
-import type { FetchedComments } from "./fetch-comments.ts";
-import type { FetchStatus } from "./fetch-status.ts";
-import type { CompleteState } from "./freshness/comments-state.ts";
-import type { ResolvedOptions } from "./options.ts";
+import type { FetchedComments } from "./loader/fetch-comments.ts";
+import type { FetchStatus } from "./loader/fetch-status.ts";
+import type { CompleteFreshnessState } from "./freshness/freshness-state.ts";
+import type { ResolvedOptions } from "./integration/options.ts";
 
-export interface SiteState {
+export interface SiteHandoff {
   options: ResolvedOptions;
   command: "dev" | "build" | "preview" | "sync";
   /**
@@ -30,26 +30,26 @@ export interface SiteState {
   /** Set by the loader after each sync: page key → comments stored for it (the orphan report reads it). */
   storedPages?: ReadonlyMap<string, number>;
   /** Set by the loader after each successful crawl when feeds.state is on: digests of what it crawled. */
-  state?: CompleteState;
+  crawlState?: CompleteFreshnessState;
 }
 
 const key = Symbol.for("astro-comments.sites");
 
-function sites(): Map<string, SiteState> {
-  const scope = globalThis as { [key]?: Map<string, SiteState> };
+function sites(): Map<string, SiteHandoff> {
+  const scope = globalThis as { [key]?: Map<string, SiteHandoff> };
   return (scope[key] ??= new Map());
 }
 
-export function registerSite(root: URL, state: SiteState): void {
+export function registerSite(root: URL, state: SiteHandoff): void {
   sites().set(root.href, state);
 }
 
-export function siteState(root: URL): SiteState | undefined {
+export function siteHandoff(root: URL): SiteHandoff | undefined {
   return sites().get(root.href);
 }
 
 /** The site when exactly one is registered: a live loader runs without the site's root. */
-export function onlySite(): SiteState | undefined {
+export function onlySite(): SiteHandoff | undefined {
   const all = [...sites().values()];
   return all.length === 1 ? all[0] : undefined;
 }

@@ -4,10 +4,10 @@
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import type { LoaderContext } from "astro/loaders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageEntryData } from "../src/entry-schema.ts";
-import { resolveOptions, type CommentsOptions } from "../src/options.ts";
-import type { SiteState } from "../src/site-registry.ts";
-import { syncComments } from "../src/sync-comments.ts";
+import type { PageEntryData } from "../src/loader/entry-schema.ts";
+import { resolveOptions, type CommentsOptions } from "../src/integration/options.ts";
+import type { SiteHandoff } from "../src/site-registry.ts";
+import { syncComments } from "../src/loader/sync-comments.ts";
 import { loaderContext, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep } from "./helpers/servers.ts";
 
@@ -26,13 +26,13 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-function site(options: CommentsOptions = {}): SiteState {
+function site(options: CommentsOptions = {}): SiteHandoff {
   const env = { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
   // The mock answers: a timeout no loaded machine reaches.
   return { options: resolveOptions({ timeout: 30_000, ...options }, env), command: "build" };
 }
 
-async function sync(context: LoaderContext, state: SiteState) {
+async function sync(context: LoaderContext, state: SiteHandoff) {
   const clock = recordingSleep();
   await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
 }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { minimumNodeVersion } from "../src/node-version.ts";
+import { minimumNodeVersion } from "../src/utils/node-version.ts";
 import { run } from "./helpers/pack-sites.ts";
 
 const bin = join(fileURLToPath(new URL("../", import.meta.url)), "dist/cli/astro-comments.js");

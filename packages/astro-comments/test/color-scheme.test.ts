@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { colorSchemeAttribute, customColorSchemeCss } from "../src/render/color-scheme.ts";
-import type { RenderSettings } from "../src/options.ts";
+import type { RenderSettings } from "../src/integration/options.ts";
 import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
 
 const stylesheet = readFileSync(fileURLToPath(new URL("../styles/comments.css", import.meta.url)), "utf8");

@@ -8,12 +8,12 @@ import type { DataStore, LoaderContext } from "astro/loaders";
 import { mkdirSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commentModules } from "../src/comment-modules.ts";
-import type { PageCommentsData } from "../src/entry-schema.ts";
-import { resolveOptions, type CommentsOptions } from "../src/options.ts";
-import { externalData } from "../src/render/comment-module.ts";
-import type { SiteState } from "../src/site-registry.ts";
-import { syncComments } from "../src/sync-comments.ts";
+import { commentModules } from "../src/loader/module-files.ts";
+import type { PageCommentsData } from "../src/loader/entry-schema.ts";
+import { resolveOptions, type CommentsOptions } from "../src/integration/options.ts";
+import { externalData } from "../src/loader/module-format.ts";
+import type { SiteHandoff } from "../src/site-registry.ts";
+import { syncComments } from "../src/loader/sync-comments.ts";
 import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 
@@ -35,7 +35,7 @@ afterAll(async () => {
   await mock?.close();
 });
 
-function site(options: CommentsOptions = {}): SiteState {
+function site(options: CommentsOptions = {}): SiteHandoff {
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: front.url, COMMENTS_API_TOKEN: mock.token };
   return { options: resolveOptions({ retries: 0, ...options }, env), command: "build" };
 }

@@ -14,7 +14,7 @@ import remarkValidateLinks from "remark-validate-links";
 import { engine } from "unified-engine";
 import type { VFile } from "vfile";
 import { afterAll, describe, expect, it } from "vitest";
-import { optionsSchema } from "../src/options.ts";
+import { optionsSchema } from "../src/integration/options.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const rootReadme = join(repoRoot, "README.md");

@@ -13,13 +13,13 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { check } from "../src/cli/check.ts";
-import type { PageCommentsData } from "../src/entry-schema.ts";
+import type { PageCommentsData } from "../src/loader/entry-schema.ts";
 import { CommentsApiError } from "../src/errors.ts";
-import { resolveOptions, type CommentsOptions } from "../src/options.ts";
+import { resolveOptions, type CommentsOptions } from "../src/integration/options.ts";
 import { commentItemsHtml } from "../src/render/comment-markup.ts";
 import { commentsJsonLd, serializeJsonLd } from "../src/render/json-ld.ts";
-import type { SiteState } from "../src/site-registry.ts";
-import { syncComments } from "../src/sync-comments.ts";
+import type { SiteHandoff } from "../src/site-registry.ts";
+import { syncComments } from "../src/loader/sync-comments.ts";
 import { astroBin, listFiles } from "./helpers/astro-cli.ts";
 import { loaderContext, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
@@ -182,12 +182,12 @@ const cases: Case[] = [
   { name: "a connection closed before any answer", answer: (a) => a.res.socket!.destroy(), options: short, outcome: reason("the connection failed before the response") },
 ];
 
-function site(options: CommentsOptions = {}): SiteState {
+function site(options: CommentsOptions = {}): SiteHandoff {
   const env = { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: api.url, COMMENTS_API_TOKEN: TOKEN };
   return { options: resolveOptions({ perPage: 20, timeout: 30_000, ...options }, env), command: "build" };
 }
 
-async function sync(context: Parameters<typeof syncComments>[0], state: SiteState): Promise<Error | undefined> {
+async function sync(context: Parameters<typeof syncComments>[0], state: SiteHandoff): Promise<Error | undefined> {
   const clock = recordingSleep();
   try {
     await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });

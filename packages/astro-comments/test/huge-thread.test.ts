@@ -5,9 +5,9 @@
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveOptions } from "../src/options.ts";
+import { resolveOptions } from "../src/integration/options.ts";
 import { commentItemChunks, commentItemsHtml } from "../src/render/comment-markup.ts";
-import { syncComments } from "../src/sync-comments.ts";
+import { syncComments } from "../src/loader/sync-comments.ts";
 import { loaderContext, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep } from "./helpers/servers.ts";
 

@@ -5,10 +5,10 @@ import type { DataStore, LoaderContext } from "astro/loaders";
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PageCommentsData } from "../src/entry-schema.ts";
-import { resolveOptions, type CommentsOptions } from "../src/options.ts";
-import type { SiteState } from "../src/site-registry.ts";
-import { syncComments } from "../src/sync-comments.ts";
+import type { PageCommentsData } from "../src/loader/entry-schema.ts";
+import { resolveOptions, type CommentsOptions } from "../src/integration/options.ts";
+import type { SiteHandoff } from "../src/site-registry.ts";
+import { syncComments } from "../src/loader/sync-comments.ts";
 import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 
@@ -18,14 +18,14 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-function site(url: string, options: CommentsOptions = {}, token = mock.token): SiteState {
+function site(url: string, options: CommentsOptions = {}, token = mock.token): SiteHandoff {
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: url, COMMENTS_API_TOKEN: token };
   // The mock answers: a timeout no loaded machine reaches. Tests of a server that never answers set a short one.
   return { options: resolveOptions({ timeout: 30_000, ...options }, env), command: "build" };
 }
 
 /** One sync, as one build runs it; waits are recorded, not slept. */
-async function sync(context: LoaderContext, state: SiteState) {
+async function sync(context: LoaderContext, state: SiteHandoff) {
   const clock = recordingSleep();
   await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
 }
@@ -304,7 +304,7 @@ describe("loader sync", () => {
     const { context, lines } = loaderContext();
     await sync(context, site(mock.url));
     const before = digests(context.store);
-    const state: SiteState = { options: resolveOptions({}, {}, { requireCredentials: false }), command: "sync" };
+    const state: SiteHandoff = { options: resolveOptions({}, {}, { requireCredentials: false }), command: "sync" };
     await sync(context, state);
     expect(digests(context.store)).toEqual(before);
     expect(lines.at(-1)).toMatch(/^INFO no credentials set, so no comments are fetched; \d+ stored pages kept$/);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer, type MockServer, type StoredComment } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { minimumNodeVersion } from "../src/node-version.ts";
+import { minimumNodeVersion } from "../src/utils/node-version.ts";
 import { BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { documentedSetup, footprint, npm, packFromSources, repoTool, run, siteAstro, writeSite, type Footprint, type PackedPackage, type RunResult } from "./helpers/pack-sites.ts";
 
@@ -106,7 +106,7 @@ describe("the tarball", () => {
   it("holds the built code, components, styles, README and LICENSE, and nothing else", () => {
     const unexpected = packed.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|components\/[^/]+\.(astro|ts)|styles\/[^/]+\.css|README\.md|LICENSE|package\.json)$/.test(file));
     expect(unexpected).toEqual([]);
-    for (const file of ["README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/loader.js", "dist/runtime/data.js", "styles/comments.css"]) expect(packed.files).toContain(file);
+    for (const file of ["README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/loader.js", "dist/data.js", "styles/comments.css"]) expect(packed.files).toContain(file);
   });
 
   it("has every file its exports name", () => {

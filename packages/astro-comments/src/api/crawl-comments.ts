@@ -9,6 +9,7 @@ import { crawlAllPages, type PageCollector } from "./crawl.ts";
 import type { Credentials } from "./credentials.ts";
 import { createCommentsClient, PerPageRefused, type CommentsClientOptions } from "./http-client.ts";
 import { DEFAULT_RATE_LIMIT_WAIT_MS, describeLimit, RateLimitGate, sharedGate, type GateClock, type Pause, type WaitBudget } from "./rate-limit-gate.ts";
+import { plural } from "../utils/counting.ts";
 
 export interface CrawlLogger {
   info(message: string): void;
@@ -67,7 +68,6 @@ export interface CrawlHooks extends Pick<CommentsClientOptions, "onBody" | "audi
   gate?: RateLimitGate;
 }
 
-const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
 /** Crawls every page of `credentials.domain`'s approved comments into what `collect` makes of them. */
 export async function crawlComments<T>(credentials: Credentials, settings: CrawlSettings, logger: CrawlLogger, collect: () => PageCollector<T>, hooks: CrawlHooks = {}): Promise<{ result: T; summary: CrawlSummary }> {

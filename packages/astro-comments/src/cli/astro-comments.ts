@@ -8,7 +8,7 @@ import { setFlagsFromString } from "node:v8";
 // 15-line TypeError trace that says nothing about versions. Static imports are all loaded before
 // any of this module runs, hence the dynamic ones; a command prints its message, not a stack.
 try {
-  await import("../node-version.ts");
+  await import("../utils/node-version.ts");
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(1);

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSettings } from "../api/crawl-comments.ts";
 import { credentialsFromEnv, envNames, type Credentials } from "../api/credentials.ts";
 import { escapeControlCharacters } from "../api/service-text.ts";
-import { StateCollector, type CompleteState } from "../freshness/comments-state.ts";
+import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
 import { compareStates, StateUnusable, usableState } from "../freshness/compare-states.ts";
 import { readDeployedState } from "../freshness/deployed-state.ts";
 import { readCommentsEnv } from "./read-env.ts";
@@ -160,18 +160,18 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
   const quiet = () => undefined;
   const log = (line: string) => io.log(clean(line));
   const logger: CrawlLogger = flags.verbose ? { info: log, warn: log, debug: quiet } : { info: quiet, warn: quiet, debug: quiet };
-  const crawling = crawlComments(credentials, settings, logger, () => new StateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+  const crawling = crawlComments(credentials, settings, logger, () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
   // Awaited below; handled here so an early answer from the state leaves no unhandled rejection.
   crawling.catch(quiet);
 
-  let deployed: CompleteState;
+  let deployed: CompleteFreshnessState;
   try {
     const { state, where } = await readDeployedState(location, io.cwd, settings.timeout);
     deployed = usableState(state, credentials.domain, where);
   } catch (error) {
     return unsure(error instanceof StateUnusable ? error.message : `could not read the deployed state (${firstLine(error as Error)})`);
   }
-  let current: CompleteState;
+  let current: CompleteFreshnessState;
   try {
     const { result, summary } = await crawling;
     logger.info(`crawled ${summary.requests} requests of ${summary.perPage} in ${summary.seconds.toFixed(1)} s`);

@@ -1,6 +1,7 @@
 // The deployed state, checked, and compared with a fresh crawl's: the one line the check prints.
 // Pure: reading the state from a URL or file is deployed-state.ts's business.
-import { STATE_FORMAT, type CommentsState, type CompleteState, type PageState } from "./comments-state.ts";
+import { STATE_FORMAT, type FreshnessState, type CompleteFreshnessState, type PageState } from "./freshness-state.ts";
+import { count, plural } from "../utils/counting.ts";
 
 /** The deployed state cannot be compared: the line says why. The site must be built. */
 export class StateUnusable extends Error {
@@ -17,7 +18,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const isPageState = (value: unknown): value is PageState => isRecord(value) && Number.isSafeInteger(value.count) && (value.count as number) > 0 && typeof value.digest === "string" && /^[0-9a-f]{64}$/.test(value.digest);
 
 /** The state in `text` (from `where`, a URL or file), or StateUnusable saying what is wrong with it. */
-export function parseState(text: string, where: string): CommentsState {
+export function parseState(text: string, where: string): FreshnessState {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -29,23 +30,21 @@ export function parseState(text: string, where: string): CommentsState {
     throw new StateUnusable(`the deployed state at ${where} has format ${JSON.stringify(value.format)}, and this astro-comments reads format ${STATE_FORMAT} (the site was built with another version)`);
   }
   if (typeof value.domain !== "string") throw new StateUnusable(`the deployed state at ${where} names no domain`);
-  if (value.complete === false) return value as unknown as CommentsState;
+  if (value.complete === false) return value as unknown as FreshnessState;
   const complete = value.complete === true && typeof value.crawledAt === "string" && Number.isSafeInteger(value.comments) && typeof value.digest === "string" && isRecord(value.pages);
   if (!complete || !Object.values(value.pages as object).every(isPageState)) throw new StateUnusable(`the deployed state at ${where} is damaged (a field is missing or malformed)`);
-  return value as unknown as CompleteState;
+  return value as unknown as CompleteFreshnessState;
 }
 
 // Thousands separators by hand: toLocaleString would page Intl's locale data (8 MB of RSS) into a
 // process whose memory is part of its promise.
-const count = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
 const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 /**
  * The deployed state as one that can be compared with a crawl of `domain`; StateUnusable when it
  * is of another domain or from a build that fell back to earlier comments.
  */
-export function usableState(state: CommentsState, domain: string, where: string): CompleteState {
+export function usableState(state: FreshnessState, domain: string, where: string): CompleteFreshnessState {
   if (state.domain !== domain) throw new StateUnusable(`the deployed state at ${where} is of ${state.domain}, not ${domain}`);
   if (!state.complete) {
     const asOf = state.crawledAt ? ` (as of ${formatTime(state.crawledAt)})` : "";
@@ -69,7 +68,7 @@ const describeChange = ({ before, after }: PageChange) => (after > before ? `+${
  * are compared one by one (the site digest is for people and other tools), so a page is named
  * whenever its count or digest differs.
  */
-export function compareStates(deployed: CompleteState, current: CompleteState): Verdict {
+export function compareStates(deployed: CompleteFreshnessState, current: CompleteFreshnessState): Verdict {
   const changes: PageChange[] = [];
   const keys = new Set([...Object.keys(deployed.pages), ...Object.keys(current.pages)]);
   for (const key of [...keys].sort((a, b) => (a < b ? -1 : 1))) {

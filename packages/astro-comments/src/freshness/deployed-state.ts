@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fetch } from "undici";
-import type { CommentsState } from "./comments-state.ts";
+import type { FreshnessState } from "./freshness-state.ts";
 import { parseState, StateUnusable } from "./compare-states.ts";
 
 // A state holds about 100 bytes a page; this is far beyond any site, and bounds a wrong URL's answer.
@@ -65,7 +65,7 @@ async function readText(path: string): Promise<string> {
  * The deployed state at `location`: an http(s) URL, or a file path (relative to `cwd`). Throws
  * StateUnusable with a one-line reason when it cannot be had or read.
  */
-export async function readDeployedState(location: string, cwd: string, timeoutMs: number): Promise<{ state: CommentsState; where: string }> {
+export async function readDeployedState(location: string, cwd: string, timeoutMs: number): Promise<{ state: FreshnessState; where: string }> {
   if (/^https?:\/\//i.test(location)) {
     let url: URL;
     try {

@@ -1,7 +1,7 @@
 // How <Comments> tells the stylesheet which color-scheme to declare (the darkMode option): a data
 // attribute the stylesheet's own rules match, and for a site's own toggle selectors one small rule
 // that no static file can know in advance.
-import type { RenderSettings } from "../options.ts";
+import type { RenderSettings } from "../integration/options.ts";
 
 type DarkMode = RenderSettings["darkMode"];
 

@@ -1,7 +1,7 @@
 // Anchors for comments that survive new approvals. An id made from a comment's position would
 // point at a different comment as soon as an earlier one is approved; one made from what the
 // comment is (when, who, where, what) keeps pointing at the same comment for good.
-import type { StoredComment } from "../entry-schema.ts";
+import type { StoredComment } from "../loader/entry-schema.ts";
 
 /** The fields that make a comment what it is, as the service sent them. */
 export interface CommentIdentity {

@@ -1,7 +1,7 @@
 // Turns the API's threads into page entries: grouped by page key, in a deterministic order, bodies
 // made safe, replies nested under their comment. Pure: no I/O.
 import type { CommentReply, CommentThread } from "../api/generated/api-types.ts";
-import type { PageCommentsData, StoredComment, StoredReply } from "../entry-schema.ts";
+import type { PageCommentsData, StoredComment, StoredReply } from "../loader/entry-schema.ts";
 import { commentIdAllocator } from "./comment-id.ts";
 import { loadLanguagesOf } from "./highlight.ts";
 import { pathKey } from "./path-key.ts";

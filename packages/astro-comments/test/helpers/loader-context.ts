@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AstroIntegrationLogger } from "astro";
 import type { DataStore, LoaderContext, MetaStore } from "astro/loaders";
-import { commentModules } from "../../src/comment-modules.ts";
-import type { PageCommentsData } from "../../src/entry-schema.ts";
+import { commentModules } from "../../src/loader/module-files.ts";
+import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
 
 interface Entry {
   id: string;

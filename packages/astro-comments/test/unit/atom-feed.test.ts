@@ -1,8 +1,8 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import type { PageCommentsData } from "../../src/entry-schema.ts";
-import { atomEntryId, buildAtomFeed, commentCounts, escapeXml, feedComments } from "../../src/render/atom-feed.ts";
-import { pageFeedParam, pageFeedUrl } from "../../src/routes/feed-settings.ts";
+import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
+import { atomEntryId, buildAtomFeed, commentCounts, escapeXml, feedComments } from "../../src/feeds/atom-xml.ts";
+import { pageFeedParam, pageFeedUrl } from "../../src/feeds/feed-settings.ts";
 
 const entry = (id: string, comments: PageCommentsData["comments"]) => ({ id, data: { path: id, count: comments.reduce((n, c) => n + 1 + c.replies.length, 0), comments } });
 const comment = (author: string, createdAt: string, html: string, path: string, replies: PageCommentsData["comments"][number]["replies"] = [], id = `comment-${author.length}${createdAt.slice(8, 10)}`) => ({ id, author, createdAt, html, path, replies });

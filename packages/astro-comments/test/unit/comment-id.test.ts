@@ -2,7 +2,7 @@
 // comment when others are approved before or around it.
 import { CommentStore, exampleDomain, generateDataset, showcasePaths } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
-import type { PageCommentsData, StoredComment } from "../../src/entry-schema.ts";
+import type { PageCommentsData, StoredComment } from "../../src/loader/entry-schema.ts";
 import { commentIdAllocator, commentIdentity, withMissingIds } from "../../src/render/comment-id.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../src/render/comment-tree.ts";
 

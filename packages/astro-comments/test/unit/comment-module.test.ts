@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { PageCommentsData } from "../../src/entry-schema.ts";
-import { commentDataFile, commentModuleSource, externalData, externalModuleSource, parseCommentData, parseCommentModule, SHARDS, shardOf, unsealModule } from "../../src/render/comment-module.ts";
+import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
+import { commentDataFile, commentModuleSource, externalData, externalModuleSource, parseCommentData, parseCommentModule, SHARDS, shardOf, unsealModule } from "../../src/loader/module-format.ts";
 
 const hostile = ["\u2028\u2029", "</script><script>alert(1)</script>", "*/ throw 1; /*", "\n}; export const x = 1; //", "`${x}`", "\\", "\ud83d\ude00"].join(" ");
 const page = (path: string, text: string): PageCommentsData => ({

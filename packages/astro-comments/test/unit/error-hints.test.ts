@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CommentsApiError, CommentsConfigError, type CommentsApiFailure } from "../../src/errors.ts";
-import { resolveOptions } from "../../src/options.ts";
+import { resolveOptions } from "../../src/integration/options.ts";
 
 // Astro's own printing path for a failed command (cli/throw-and-exit.js): collectErrorMetadata, then formatErrorMessage.
 const astroDir = dirname(createRequire(import.meta.url).resolve("astro/package.json"));

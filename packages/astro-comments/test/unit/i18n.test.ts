@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { builtInMessages, fillTemplate, formatCount, resolveMessages } from "../../src/i18n/messages.ts";
 import { pageLocale, type LocaleSettings } from "../../src/i18n/page-locale.ts";
-import { resolveOptions } from "../../src/options.ts";
+import { resolveOptions } from "../../src/integration/options.ts";
 
 const site: LocaleSettings = { dateLocale: "en", heading: "Comments", emptyText: "No comments yet.", messages: {} };
 

@@ -2,7 +2,7 @@
 // bodies, and nothing in it can end the <script> that holds it.
 import { xssBodies, xssNames } from "@astro-comments/mock-server";
 import { describe, expect, it } from "vitest";
-import type { StoredComment } from "../../src/entry-schema.ts";
+import type { StoredComment } from "../../src/loader/entry-schema.ts";
 import { commentsJsonLd, serializeJsonLd } from "../../src/render/json-ld.ts";
 import { htmlToText } from "../../src/render/plain-text.ts";
 import { renderCommentBody } from "../../src/render/render-body.ts";

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { commandMode, readCommentsEnv } from "../../src/env.ts";
+import { commandMode, readCommentsEnv } from "../../src/integration/env.ts";
 import { CommentsConfigError } from "../../src/errors.ts";
-import { resolveOptions } from "../../src/options.ts";
+import { resolveOptions } from "../../src/integration/options.ts";
 
 const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: "https://api.example/", COMMENTS_API_TOKEN: "secret-token" };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { builtPageKeys, describeOrphans, editDistance, findOrphans, nearestKey } from "../../src/orphans.ts";
+import { builtPageKeys, describeOrphans, editDistance, findOrphans, nearestKey } from "../../src/integration/orphans.ts";
 import { pathKey } from "../../src/render/path-key.ts";
 
 describe("nearest path", () => {

@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { buildAtomFeed, shownEntriesOnly, type FeedComment } from "../../src/render/atom-feed.ts";
+import { buildAtomFeed, shownEntriesOnly, type FeedComment } from "../../src/feeds/atom-xml.ts";
 
 const comment = (page: string, author: string, day: number, html = `<p>${author}</p>`): FeedComment => ({ page, id: `comment-${author}`, author, createdAt: `2026-01-${String(day).padStart(2, "0")}T10:00:00.000000Z`, html, path: page });
 const comments = [

@@ -10,6 +10,7 @@
 import { hash } from "node:crypto";
 import type { CommentReply, CommentThread } from "../api/generated/api-types.ts";
 import { pathKey } from "../render/path-key.ts";
+import type { SiteHandoff } from "../site-registry.ts";
 
 /** Changes whenever the canonical hashing or the shape below changes; a check of another format builds. */
 export const STATE_FORMAT = 1;
@@ -22,7 +23,7 @@ export interface PageState {
 }
 
 /** A state made from a complete crawl: what the build showed, page by page. */
-export interface CompleteState {
+export interface CompleteFreshnessState {
   format: typeof STATE_FORMAT;
   generator: "astro-comments";
   domain: string;
@@ -44,7 +45,7 @@ export interface CompleteState {
  * A build that showed an earlier fetch's comments because its own fetch failed: it may lack any
  * number of approved comments, so no check may call it current.
  */
-export interface IncompleteState {
+export interface IncompleteFreshnessState {
   format: typeof STATE_FORMAT;
   generator: "astro-comments";
   domain: string;
@@ -53,7 +54,7 @@ export interface IncompleteState {
   complete: false;
 }
 
-export type CommentsState = CompleteState | IncompleteState;
+export type FreshnessState = CompleteFreshnessState | IncompleteFreshnessState;
 
 /** What a state says besides the comments. */
 export interface StateInfo {
@@ -87,7 +88,7 @@ interface PageSum {
  * site page: memory grows with the site's pages, not with its comments. Fits the crawl's
  * PageCollector (one instance per crawl attempt).
  */
-export class StateCollector {
+export class FreshnessStateCollector {
   readonly #info: StateInfo;
   readonly #pages = new Map<string, PageSum>();
   /** Path as served → page key: a page's threads repeat its path, and pathKey is as dear as the hash. */
@@ -108,7 +109,7 @@ export class StateCollector {
     }
   }
 
-  finish(): CompleteState {
+  finish(): CompleteFreshnessState {
     const keys = [...this.#pages.keys()].sort(compareText);
     const pages: Record<string, PageState> = {};
     let comments = 0;
@@ -123,13 +124,22 @@ export class StateCollector {
 }
 
 /**
- * The state of threads held all at once (a crawl folds its pages in with StateCollector instead).
+ * The state of threads held all at once (a crawl folds its pages in with FreshnessStateCollector instead).
  *
  * @example
- * const state = commentsStateOf(threads, { domain: "example.com", crawledAt: new Date().toISOString() });
+ * const state = freshnessStateOf(threads, { domain: "example.com", crawledAt: new Date().toISOString() });
  */
-export function commentsStateOf(threads: Iterable<CommentThread>, info: StateInfo): CompleteState {
-  const collector = new StateCollector(info);
+export function freshnessStateOf(threads: Iterable<CommentThread>, info: StateInfo): CompleteFreshnessState {
+  const collector = new FreshnessStateCollector(info);
   collector.add(1, threads);
   return collector.finish();
+}
+
+/**
+ * What the build shows, as a state. A build that fell back to earlier comments (or crawled
+ * nothing) publishes an incomplete state, which no check takes for current.
+ */
+export function publishedState(site: Pick<SiteHandoff, "options" | "status" | "crawlState">): FreshnessState {
+  if (site.crawlState !== undefined && site.status?.stale === false) return site.crawlState;
+  return { format: STATE_FORMAT, generator: "astro-comments", domain: site.options.credentials?.domain ?? "", crawledAt: site.status?.fetchedAt ?? null, complete: false };
 }

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
-import type { ResolvedOptions } from "../options.ts";
-import { shownEntriesOnly } from "../render/atom-feed.ts";
+import type { ResolvedOptions } from "../integration/options.ts";
+import { shownEntriesOnly } from "./atom-xml.ts";
 import { pageFeedParam } from "./feed-settings.ts";
 
 /** What astro:build:done says about the output: its folder, and the files each route wrote. */

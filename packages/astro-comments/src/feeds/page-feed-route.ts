@@ -2,9 +2,9 @@
 // of paths no built page shows are removed after the build (finish-feeds.ts).
 import type { APIRoute, GetStaticPaths } from "astro";
 import settings from "virtual:astro-comments/feeds";
-import type { PageCommentsData } from "../entry-schema.ts";
-import { buildAtomFeed, feedComments } from "../render/atom-feed.ts";
-import { getAllComments } from "../runtime/data.ts";
+import type { PageCommentsData } from "../loader/entry-schema.ts";
+import { buildAtomFeed, feedComments } from "./atom-xml.ts";
+import { getAllComments } from "../data.ts";
 import { pageFeedParam, pageFeedUrl } from "./feed-settings.ts";
 
 export const prerender = true;

@@ -1,13 +1,13 @@
 // Puts pages into Astro's data store: one small entry per page (path, count, digest) pointing at
-// its shard's comment module (render/comment-module.ts). A shard whose module already exists,
+// its shard's comment module (module-format.ts). A shard whose module already exists,
 // intact, under the name its pages give it keeps it, and nothing in it is rendered; otherwise its
 // module is written anew from the pages' earlier modules, and only pages no module holds intact
 // are rendered.
 import type { LoaderContext } from "astro/loaders";
-import type { CommentModules, ModulePages } from "./comment-modules.ts";
-import { CommentsConfigError } from "./errors.ts";
+import type { CommentModules, ModulePages } from "./module-files.ts";
+import { CommentsConfigError } from "../errors.ts";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
-import { shardOf } from "./render/comment-module.ts";
+import { shardOf } from "./module-format.ts";
 
 export interface PageToStore {
   id: string;
@@ -75,15 +75,15 @@ export async function storeShards(context: Context, modules: CommentModules, pag
     [...shards].map(async ([shard, all]) => {
       let members = all.sort(byId);
       let filePath = fileOf(shard, members);
-      const state = await modules.check(filePath);
-      if (state === "damaged") damaged.add(filePath);
-      if (state !== "intact") {
+      const condition = await modules.check(filePath);
+      if (condition === "damaged") damaged.add(filePath);
+      if (condition !== "intact") {
         const data = new Map<string, PageCommentsData>();
         for (const page of members) {
           const existing = store.get(page.id);
           const from = page.from ?? (existing?.digest === page.digest ? existing.filePath : undefined);
           // The module that should hold it, when that one is damaged: what is intact in it is kept.
-          const source = from ?? (state === "damaged" ? filePath : undefined);
+          const source = from ?? (condition === "damaged" ? filePath : undefined);
           let kept = source === undefined ? undefined : (await readEarlier(source))?.pages.get(page.id);
           if (kept === undefined) {
             kept = await page.render();

@@ -12,7 +12,7 @@
 // adapter may render pages on demand on another machine, so its modules carry the comments.
 // Pure: no I/O.
 import { createHash } from "node:crypto";
-import type { PageCommentsData } from "../entry-schema.ts";
+import type { PageCommentsData } from "./entry-schema.ts";
 
 /** Part of every module's name: a change of the format below gives every module a new file. */
 export const MODULE_FORMAT = "4";

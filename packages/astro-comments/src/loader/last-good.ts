@@ -4,7 +4,7 @@
 // Two files: the entries (rewritten only when the comments changed) and a small record of when
 // the last complete fetch happened (rewritten by every successful fetch). An entry is a page's
 // path, count, digest and module (the comments themselves stay in the page modules, see
-// comment-modules.ts). The entries are written one JSON line each through a stream, in the
+// module-files.ts). The entries are written one JSON line each through a stream, in the
 // background: the build goes on while they are written.
 import { createReadStream, createWriteStream } from "node:fs";
 import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";

@@ -6,24 +6,24 @@
 // loaded only for a page that shows them.
 import { getCollection, render } from "astro:content";
 import config from "virtual:astro-comments/config";
-import type { PageCommentsData, PageEntryData } from "../entry-schema.ts";
-import { formatCount } from "../i18n/messages.ts";
-import { pageLocale, type PageLocale } from "../i18n/page-locale.ts";
-import type { RenderSettings } from "../options.ts";
-import { withMissingIds } from "../render/comment-id.ts";
-import { commentItemChunks, commentItemsHtml, type CommentView } from "../render/comment-markup.ts";
-import type { RenderedComment } from "../render/comment-tree.ts";
-import { pathKey } from "../render/path-key.ts";
-import { astroSafeString } from "../api/api-error.ts";
+import type { PageCommentsData, PageEntryData } from "./loader/entry-schema.ts";
+import { formatCount } from "./i18n/messages.ts";
+import { pageLocale, type PageLocale } from "./i18n/page-locale.ts";
+import type { RenderSettings } from "./integration/options.ts";
+import { withMissingIds } from "./render/comment-id.ts";
+import { commentItemChunks, commentItemsHtml, type CommentView } from "./render/comment-markup.ts";
+import type { RenderedComment } from "./render/comment-tree.ts";
+import { pathKey } from "./render/path-key.ts";
+import { astroSafeString } from "./api/api-error.ts";
 
-export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from "../entry-schema.ts";
-export type { RenderedComment } from "../render/comment-tree.ts";
-export { pathKey } from "../render/path-key.ts";
-export { machineDate } from "../render/comment-markup.ts";
-export { colorSchemeAttribute, customColorSchemeCss } from "../render/color-scheme.ts";
-export { commentsJsonLd, serializeJsonLd, type CommentsJsonLdInput, type JsonLdNode } from "../render/json-ld.ts";
-export { builtInMessages, type CommentMessages, type CommentMessageOverrides, type PluralForms } from "../i18n/messages.ts";
-export type { PageLocale } from "../i18n/page-locale.ts";
+export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from "./loader/entry-schema.ts";
+export type { RenderedComment } from "./render/comment-tree.ts";
+export { pathKey } from "./render/path-key.ts";
+export { machineDate } from "./render/comment-markup.ts";
+export { colorSchemeAttribute, customColorSchemeCss } from "./render/color-scheme.ts";
+export { commentsJsonLd, serializeJsonLd, type CommentsJsonLdInput, type JsonLdNode } from "./render/json-ld.ts";
+export { builtInMessages, type CommentMessages, type CommentMessageOverrides, type PluralForms } from "./i18n/messages.ts";
+export type { PageLocale } from "./i18n/page-locale.ts";
 
 export interface PageComments extends PageCommentsData {
   /** The entry's digest: changes exactly when the page's comments do. "" for a page without comments. */
@@ -66,7 +66,7 @@ function loadShard(entry: Entry): Promise<Shard> {
   const cached = shards.get(key);
   if (cached !== undefined) return cached;
   // render() hands the module's data back as remarkPluginFrontmatter: the comments of every page in
-  // the entry's shard, by page key (see render/comment-module.ts).
+  // the entry's shard, by page key (see loader/module-format.ts).
   const loading = render(entry as Parameters<typeof render>[0]).then((rendered: { remarkPluginFrontmatter: unknown }) => rendered.remarkPluginFrontmatter as Shard);
   if (!import.meta.env.DEV) shards.set(key, loading);
   return loading;

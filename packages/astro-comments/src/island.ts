@@ -3,14 +3,14 @@
 // script on a prerendered page that already shows the build's comments, so a failure here must
 // answer in a way that leaves them in place (Astro's island script swaps only a 200 text/html).
 import config from "virtual:astro-comments/config";
-import { CommentsApiError, CommentsConfigError } from "../errors.ts";
-import { whileWaited } from "../fetch-comments.ts";
-import { commentsCacheTag } from "../live-loader.ts";
-import { fetchPageThreads, liveSettings } from "../live-page.ts";
-import { dedupeAliasedThreads } from "../render/aliases.ts";
-import { renderPageComments, sortPageThreads } from "../render/comment-tree.ts";
-import type { RenderedComment } from "../render/comment-tree.ts";
-import { pathKey } from "../render/path-key.ts";
+import { CommentsApiError, CommentsConfigError } from "./errors.ts";
+import { whileWaited } from "./loader/fetch-comments.ts";
+import { commentsCacheTag } from "./live-loader.ts";
+import { fetchPageThreads, liveSettings } from "./loader/live-page.ts";
+import { dedupeAliasedThreads } from "./render/aliases.ts";
+import { renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
+import type { RenderedComment } from "./render/comment-tree.ts";
+import { pathKey } from "./render/path-key.ts";
 
 /**
  * How long shared caches (a CDN) may keep the island's answer, in seconds: `maxAge` becomes

@@ -1,8 +1,8 @@
 // The counts route (feeds.counts), prerendered: page key → approved comments, for pages built
 // earlier or elsewhere that show counts.
 import type { APIRoute } from "astro";
-import { commentCounts } from "../render/atom-feed.ts";
-import { getAllCommentCounts } from "../runtime/data.ts";
+import { commentCounts } from "./atom-xml.ts";
+import { getAllCommentCounts } from "../data.ts";
 
 export const prerender = true;
 

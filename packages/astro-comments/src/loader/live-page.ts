@@ -1,13 +1,13 @@
 // One page's comments as the API has them now, fetched while a request waits: shared by the live
 // loader (on-demand pages) and the server island (prerendered pages). Imports nothing from Astro
 // at run time.
-import { collectThreads } from "./api/crawl.ts";
-import { crawlComments, type CrawlLogger } from "./api/crawl-comments.ts";
-import type { CommentThread } from "./api/generated/api-types.ts";
-import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
-import { resolveOptions, type CommentsOptions, type Credentials, type ResolvedOptions } from "./options.ts";
-import { pathKey } from "./render/path-key.ts";
-import { onlySite } from "./site-registry.ts";
+import { collectThreads } from "../api/crawl.ts";
+import { crawlComments, type CrawlLogger } from "../api/crawl-comments.ts";
+import type { CommentThread } from "../api/generated/api-types.ts";
+import { pathEndpoint, storedSpellings } from "../api/path-query.ts";
+import { resolveOptions, type CommentsOptions, type Credentials, type ResolvedOptions } from "../integration/options.ts";
+import { pathKey } from "../render/path-key.ts";
+import { onlySite } from "../site-registry.ts";
 
 export type LiveSettings = ResolvedOptions & { credentials: Credentials };
 type CrawlOptions = Parameters<typeof crawlComments>[1];

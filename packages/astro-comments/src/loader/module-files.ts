@@ -1,4 +1,4 @@
-// The comment modules on disk, in cacheDir/astro-comments/modules/ (format: render/comment-module.ts),
+// The comment modules on disk, in cacheDir/astro-comments/modules/ (format: module-format.ts),
 // with the comments inside them (a site that may render pages on demand) or in a JSON file beside
 // each (a site that only prerenders).
 // A module is named after its shard and a digest of its pages, so changed comments always get a
@@ -9,8 +9,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "n
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
-import { CommentsConfigError } from "./errors.ts";
-import { bytesDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./render/comment-module.ts";
+import { CommentsConfigError } from "../errors.ts";
+import { bytesDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./module-format.ts";
 
 /** A module as a sync finds it: complete as written, not there, or damaged (cut short, changed, or a folder). */
 export type ModuleState = "intact" | "missing" | "damaged";
@@ -69,7 +69,7 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
     );
   }
   const absolute = (filePath: string) => join(root, filePath);
-  const componentsFile = fileURLToPath(new URL("../components/index.ts", import.meta.url));
+  const componentsFile = fileURLToPath(new URL("../../components/index.ts", import.meta.url));
   // The package on another drive than the cacheDir (Windows) has no relative path: then the absolute one.
   const fromDir = relative(dir, componentsFile);
   const components = isAbsolute(fromDir) || fromDir.startsWith("..") ? posix(fromDir) : `./${posix(fromDir)}`;

@@ -1,8 +1,8 @@
 // An Atom feed (RFC 4287) of the latest comments, built as a string. Pure: the route hands it the
 // collection's entries and the site URL. Every value is XML-escaped, and characters XML 1.0 cannot
 // carry at all are dropped, so a hostile name or body never breaks the document.
-import type { PageCommentsData } from "../entry-schema.ts";
-import { pathKey } from "./path-key.ts";
+import type { PageCommentsData } from "../loader/entry-schema.ts";
+import { pathKey } from "../render/path-key.ts";
 
 export interface FeedComment {
   /** The page key the comment is shown on. */

@@ -2,21 +2,19 @@
 // serves render settings to components through virtual modules, and in dev wires up refreshing.
 import type { AstroIntegration, AstroIntegrationLogger, IntegrationResolvedRoute } from "astro";
 import { setupDevRefresh } from "./dev-refresh.ts";
-import { startFetch } from "./fetch-comments.ts";
+import { startFetch } from "../loader/fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
-import { CommentsConfigError } from "./errors.ts";
+import { INTEGRATION_NAME } from "../constants.ts";
+import { CommentsConfigError } from "../errors.ts";
 import { resolveOptions, type CommentsOptions } from "./options.ts";
-import { stateModulePlugin } from "./freshness/state-module.ts";
 import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orphans.ts";
-import { feedSettings, feedSettingsPlugin } from "./routes/feed-settings.ts";
-import { finishFeeds } from "./routes/finish-feeds.ts";
-import { registerSite, type SiteState } from "./site-registry.ts";
+import { feedSettings } from "../feeds/feed-settings.ts";
+import { finishFeeds } from "../feeds/finish-feeds.ts";
+import { registerSite, type SiteHandoff } from "../site-registry.ts";
 // Imported here, not lazily: Astro loads an astro.config.ts through a Vite server it closes
 // before the first sync, so a dynamic import would have nothing left to load it with.
-import { syncComments } from "./sync-comments.ts";
-import { virtualModulesPlugin } from "./virtual-module.ts";
-
-export const INTEGRATION_NAME = "astro-comments";
+import { syncComments } from "../loader/sync-comments.ts";
+import { virtualModulesPlugin } from "./virtual-modules.ts";
 
 function missingCollection(): CommentsConfigError {
   return new CommentsConfigError(
@@ -26,7 +24,7 @@ function missingCollection(): CommentsConfigError {
 }
 
 /** Lists comments no built page shows, in one block; with `orphans: "fail"` the build fails after. */
-function reportOrphans(site: SiteState, stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, base: string, onDemand: RegExp[], logger: AstroIntegrationLogger): void {
+function reportOrphans(site: SiteHandoff, stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, base: string, onDemand: RegExp[], logger: AstroIntegrationLogger): void {
   if (site.options.orphans === "ignore") return;
   const orphans = findOrphans(stored, built, onDemand, base);
   if (orphans.length === 0) return;
@@ -49,7 +47,7 @@ function reportOrphans(site: SiteState, stored: ReadonlyMap<string, number>, bui
  * export default defineConfig({ integrations: [comments({ injectStyles: true })] });
  */
 export default function comments(options: CommentsOptions = {}): AstroIntegration {
-  let site: SiteState | undefined;
+  let site: SiteHandoff | undefined;
   let base = "/";
   let onDemandRoutes: RegExp[] = [];
   const checkCollection = () => {
@@ -70,7 +68,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
           // Only dev and build fetch; sync, check and preview must work without credentials.
           requireCredentials: command === "dev" || command === "build",
         });
-        const current: SiteState = { options: resolved, command };
+        const current: SiteHandoff = { options: resolved, command };
         current.sync = (context) => syncComments(context, current);
         site = current;
         if (resolved.credentials && (command === "build" || command === "dev")) site.prefetch = startFetch(site, resolved.credentials, logger);
@@ -78,13 +76,13 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         base = config.base;
         const { atom, pageAtom, counts, state } = resolved.feeds;
         const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
-        updateConfig({ vite: { plugins: [virtualModulesPlugin(site), feedSettingsPlugin(feeds), stateModulePlugin(site)] } });
+        updateConfig({ vite: { plugins: [virtualModulesPlugin(site, feeds)] } });
         if (resolved.injectStyles) injectScript("page-ssr", 'import "astro-comments/styles.css";');
         // Entrypoints as URLs next to this module in dist, so the routes need no package export.
-        if (atom !== undefined) injectRoute({ pattern: atom, entrypoint: new URL("./routes/atom-feed.js", import.meta.url), prerender: true });
-        if (pageAtom !== undefined) injectRoute({ pattern: pageAtom, entrypoint: new URL("./routes/page-atom-feed.js", import.meta.url), prerender: true });
-        if (counts !== undefined) injectRoute({ pattern: counts, entrypoint: new URL("./routes/comment-counts.js", import.meta.url), prerender: true });
-        if (state !== undefined) injectRoute({ pattern: state, entrypoint: new URL("./routes/comments-state.js", import.meta.url), prerender: true });
+        if (atom !== undefined) injectRoute({ pattern: atom, entrypoint: new URL("../feeds/site-feed-route.js", import.meta.url), prerender: true });
+        if (pageAtom !== undefined) injectRoute({ pattern: pageAtom, entrypoint: new URL("../feeds/page-feed-route.js", import.meta.url), prerender: true });
+        if (counts !== undefined) injectRoute({ pattern: counts, entrypoint: new URL("../feeds/counts-route.js", import.meta.url), prerender: true });
+        if (state !== undefined) injectRoute({ pattern: state, entrypoint: new URL("../feeds/state-route.js", import.meta.url), prerender: true });
       },
       // Pages rendered on demand can show any path their pattern matches: never orphans.
       "astro:routes:resolved": ({ routes }) => {

@@ -4,7 +4,7 @@
 // page that imports it is rendered again by every incremental build.
 import status from "virtual:astro-comments/status";
 
-export type { FetchStatus } from "../fetch-status.ts";
+export type { FetchStatus } from "./loader/fetch-status.ts";
 
 /** When the comments were fetched, and whether the latest fetch failed (they are then older). */
 export const commentsStatus = status;

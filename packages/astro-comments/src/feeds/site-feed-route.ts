@@ -4,8 +4,8 @@
 // cannot know either and serves the latest `limit`.
 import type { APIRoute } from "astro";
 import settings from "virtual:astro-comments/feeds";
-import { buildAtomFeed, feedComments } from "../render/atom-feed.ts";
-import { getAllComments } from "../runtime/data.ts";
+import { buildAtomFeed, feedComments } from "./atom-xml.ts";
+import { getAllComments } from "../data.ts";
 
 export const prerender = true;
 

@@ -3,18 +3,18 @@
 // logging through Astro's logger. What becomes of the threads (entries, digests, rendering) is the
 // loader's business.
 import type { AstroIntegrationLogger } from "astro";
-import type { CommentThread } from "./api/generated/api-types.ts";
-import { collectThreads, type PageCollector } from "./api/crawl.ts";
-import { crawlComments, type CrawlHooks, type CrawlSettings, type CrawlSummary } from "./api/crawl-comments.ts";
-import { StateCollector, type CompleteState } from "./freshness/comments-state.ts";
-import type { Credentials, ResolvedOptions } from "./options.ts";
-import type { SiteState } from "./site-registry.ts";
+import type { CommentThread } from "../api/generated/api-types.ts";
+import { collectThreads, type PageCollector } from "../api/crawl.ts";
+import { crawlComments, type CrawlHooks, type CrawlSettings, type CrawlSummary } from "../api/crawl-comments.ts";
+import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
+import type { Credentials, ResolvedOptions } from "../integration/options.ts";
+import type { SiteHandoff } from "../site-registry.ts";
 
 export interface FetchedComments {
   threads: CommentThread[];
   summary: CrawlSummary;
   /** What the build publishes (feeds.state); undefined when the site does not. */
-  state: CompleteState | undefined;
+  crawlState: CompleteFreshnessState | undefined;
 }
 
 export type FetchOptions = Pick<ResolvedOptions, keyof CrawlSettings>;
@@ -37,7 +37,7 @@ export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfte
  * and the loader takes it over. A dev server must start promptly even when the API is down (a poll
  * or refresh tries again), so dev retries once and gives up sooner.
  */
-export function startFetch(site: Pick<SiteState, "options" | "command">, credentials: Credentials, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
+export function startFetch(site: Pick<SiteHandoff, "options" | "command">, credentials: Credentials, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
   const options = site.command === "dev" ? whileWaited(site.options) : site.options;
   const fetching = fetchAllComments(credentials, options, logger, overrides, site.options.feeds.state !== undefined);
   // Handled here so a failure that lands before the loader awaits it is not an unhandled
@@ -52,13 +52,13 @@ export async function fetchAllComments(credentials: Credentials, options: FetchO
   // The state is hashed page by page while the crawl waits on the network, not in a pass after it.
   const collect = (): PageCollector<Omit<FetchedComments, "summary">> => {
     const threads = collectThreads();
-    const state = withState ? new StateCollector({ domain: credentials.domain, crawledAt }) : undefined;
+    const state = withState ? new FreshnessStateCollector({ domain: credentials.domain, crawledAt }) : undefined;
     return {
       add: (page, data) => {
         threads.add(page, data);
         state?.add(page, data);
       },
-      finish: () => ({ threads: threads.finish(), state: state?.finish() }),
+      finish: () => ({ threads: threads.finish(), crawlState: state?.finish() }),
     };
   };
   const { result, summary } = await crawlComments(credentials, options, logger, collect, overrides);

@@ -1,11 +1,11 @@
 // The integration's options, declared once with astro/zod: the TypeScript types users see come
 // from this schema, and validation lists every problem in one readable error.
 import { z } from "astro/zod";
-import { checkCredentials, envNames, listNames, type Credentials } from "./api/credentials.ts";
-import { crawlDefaults } from "./api/crawl-comments.ts";
-import { CommentsConfigError } from "./errors.ts";
+import { checkCredentials, envNames, listNames, type Credentials } from "../api/credentials.ts";
+import { crawlDefaults } from "../api/crawl-comments.ts";
+import { CommentsConfigError } from "../errors.ts";
 
-export type { Credentials } from "./api/credentials.ts";
+export type { Credentials } from "../api/credentials.ts";
 
 const intlStyle = z.enum(["full", "long", "medium", "short"]);
 

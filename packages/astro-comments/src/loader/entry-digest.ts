@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { CommentThread } from "../api/generated/api-types.ts";
 
 /** A digest of the sorted threads and the renderer's version (16 hex digits, like Astro's). */
-export function pageDigest(renderVersion: string, sortedThreads: readonly CommentThread[]): string {
+export function entryDigest(renderVersion: string, sortedThreads: readonly CommentThread[]): string {
   const hash = createHash("sha256").update(renderVersion);
   for (const { children, ...thread } of sortedThreads) {
     // Each comment's JSON, and where its replies begin and end, so no two pages hash alike.

@@ -1,10 +1,8 @@
-// What the feed and counts routes need from the integration, served as a virtual module. Nothing
-// secret: it ends up in the build's bundles.
+// What the feed and counts routes need from the integration, served to them as the virtual module
+// "feeds" (integration/virtual-modules.ts). Nothing secret: it ends up in the build's bundles.
 import type { AstroConfig } from "astro";
 import { CommentsConfigError } from "../errors.ts";
-import type { ResolvedOptions } from "../options.ts";
-
-type VitePlugin = NonNullable<AstroConfig["vite"]["plugins"]>[number];
+import type { ResolvedOptions } from "../integration/options.ts";
 
 export interface FeedSettings {
   title: string;
@@ -18,8 +16,6 @@ export interface FeedSettings {
   /** feeds.pageAtom, the pattern of the per-page feeds, if there are any. */
   pagePattern: string | undefined;
 }
-
-export const FEEDS_MODULE = "virtual:astro-comments/feeds";
 
 /** A route pattern as served: below the site's base. */
 export function withBasePath(base: string, pattern: string): string {
@@ -49,12 +45,4 @@ export function pageFeedParam(key: string, base: string): string {
 /** Absolute URL of a page's own feed. */
 export function pageFeedUrl(settings: FeedSettings, param: string): string {
   return new URL(withBasePath(settings.base, settings.pagePattern!.replace("[...page]", param)), settings.siteUrl).href;
-}
-
-export function feedSettingsPlugin(settings: FeedSettings | null): VitePlugin {
-  return {
-    name: "astro-comments:feeds",
-    resolveId: { filter: { id: /^virtual:astro-comments\/feeds$/ }, handler: () => `\0${FEEDS_MODULE}` },
-    load: { filter: { id: /^\0virtual:astro-comments\/feeds$/ }, handler: () => `export default ${JSON.stringify(settings)};` },
-  } as VitePlugin;
 }

@@ -2,8 +2,8 @@
 // typo, a moved post or a path the site spells differently. The report names them, and the feeds
 // leave them out. Pure: the integration feeds it the stored keys (from the loader) and the built
 // pages (from astro:build:done).
-import { escapeControlCharacters } from "./api/service-text.ts";
-import { pathKey } from "./render/path-key.ts";
+import { escapeControlCharacters } from "../api/service-text.ts";
+import { pathKey } from "../render/path-key.ts";
 
 export interface OrphanPath {
   key: string;

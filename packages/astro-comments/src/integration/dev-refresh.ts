@@ -2,11 +2,10 @@
 // the mock's admin CLI) or an optional poll runs the loader again through Astro's refreshContent;
 // Astro then reloads what the new entries change.
 import type { BaseIntegrationHooks } from "astro";
-import type { FetchStatus } from "./fetch-status.ts";
-import { escapeControlCharacters } from "./api/service-text.ts";
-import { LOADER_NAME } from "./loader.ts";
-import { STATE_MODULE } from "./freshness/state-module.ts";
-import { virtualModuleIds } from "./virtual-module.ts";
+import type { FetchStatus } from "../loader/fetch-status.ts";
+import { escapeControlCharacters } from "../api/service-text.ts";
+import { LOADER_NAME } from "../constants.ts";
+import { resolvedVirtualModuleIds } from "./virtual-modules.ts";
 
 type ServerSetup = Parameters<BaseIntegrationHooks["astro:server:setup"]>[0];
 
@@ -54,8 +53,8 @@ export function setupDevRefresh({ server, refreshContent, logger }: Pick<ServerS
   // The status and state modules are baked into the pages and routes; after a sync they must load again.
   return () => {
     for (const environment of Object.values(server.environments)) {
-      for (const id of [...virtualModuleIds, STATE_MODULE]) {
-        const module = environment.moduleGraph.getModuleById(`\0${id}`);
+      for (const id of resolvedVirtualModuleIds) {
+        const module = environment.moduleGraph.getModuleById(id);
         if (module) environment.moduleGraph.invalidateModule(module);
       }
     }

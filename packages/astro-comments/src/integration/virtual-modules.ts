@@ -1,0 +1,68 @@
+// The one Vite plugin of the package: it serves every virtual module (constants.ts lists them,
+// virtual.d.ts types them) to the components, the data API and the injected routes. Nothing secret:
+// virtual modules end up in the build's bundles. Each one stays byte-identical from build to build
+// unless what it says changes, because Astro's incremental build re-renders every page whose
+// module graph changed. Values are read when a module is first loaded, which is after the content
+// layer synced; the dev refresh invalidates them after each sync.
+import type { AstroConfig } from "astro";
+import { VIRTUAL_MODULES } from "../constants.ts";
+import type { FeedSettings } from "../feeds/feed-settings.ts";
+import { publishedState } from "../freshness/freshness-state.ts";
+import type { FetchStatus } from "../loader/fetch-status.ts";
+import type { SiteHandoff } from "../site-registry.ts";
+import type { RenderSettings, ResolvedOptions } from "./options.ts";
+
+type VitePlugin = NonNullable<AstroConfig["vite"]["plugins"]>[number];
+type ModuleName = keyof typeof VIRTUAL_MODULES;
+
+/** Render settings, the per-locale texts, and the collection the loader fills. */
+export interface VirtualConfig extends RenderSettings {
+  messages: ResolvedOptions["messages"];
+  collection: string;
+}
+
+/** What `<Comments>` says when it shows an earlier fetch's comments; null when it says nothing. */
+export interface StaleNotice {
+  asOf: string | null;
+}
+
+const DEFAULT_STATUS: FetchStatus = { fetchedAt: null, stale: false };
+
+/** The resolved ids, as the dev refresh finds them in Vite's module graphs. */
+export const resolvedVirtualModuleIds = Object.values(VIRTUAL_MODULES).map((id) => `\0${id}`);
+
+const nameOfId = new Map(Object.entries(VIRTUAL_MODULES).map(([name, id]) => [id as string, name as ModuleName]));
+
+function moduleValue(name: ModuleName, site: SiteHandoff, feeds: FeedSettings | null): unknown {
+  const { order, dateFormat, heading, emptyText, darkMode, searchIndex, messages, staleNotice } = site.options;
+  const status = site.status ?? DEFAULT_STATUS;
+  switch (name) {
+    case "config":
+      return { order, dateFormat, heading, emptyText, darkMode, searchIndex, messages, collection: site.collection ?? "comments" } satisfies VirtualConfig;
+    case "status":
+      return status;
+    case "notice":
+      return (staleNotice && status.stale ? { asOf: status.fetchedAt } : null) satisfies StaleNotice | null;
+    case "feeds":
+      return feeds;
+    case "state":
+      return publishedState(site);
+  }
+}
+
+export function virtualModulesPlugin(site: SiteHandoff, feeds: FeedSettings | null): VitePlugin {
+  return {
+    name: "astro-comments:virtual-modules",
+    resolveId: {
+      filter: { id: /^virtual:astro-comments\// },
+      handler: (id: string) => (nameOfId.has(id) ? `\0${id}` : undefined),
+    },
+    load: {
+      filter: { id: /^\0virtual:astro-comments\// },
+      handler: (id: string) => {
+        const name = nameOfId.get(id.slice(1));
+        return name === undefined ? undefined : `export default ${JSON.stringify(moduleValue(name, site, feeds))};`;
+      },
+    },
+  } as VitePlugin;
+}

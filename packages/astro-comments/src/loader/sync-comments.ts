@@ -1,0 +1,123 @@
+// What the loader does on every sync: fetch every comment, and update one entry per page in
+// Astro's data store, its comments in a content module (see module-shards.ts). Pages whose
+// comments did not change keep their entry, digest and module, and are neither sanitized nor
+// highlighted again. When the fetch fails, outage-fallback.ts keeps the last good comments.
+import { fileURLToPath } from "node:url";
+import type { CrawlSummary } from "../api/crawl-comments.ts";
+import type { Credentials } from "../integration/options.ts";
+import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "../render/aliases.ts";
+import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "../render/comment-tree.ts";
+import { RENDER_VERSION } from "../render/render-body.ts";
+import type { SiteHandoff } from "../site-registry.ts";
+import { count, listPages, plural } from "../utils/counting.ts";
+import { entryDigest } from "./entry-digest.ts";
+import type { PageEntryData } from "./entry-schema.ts";
+import { startFetch, type ClientOverrides } from "./fetch-comments.ts";
+import { lastGoodFiles, type LastFetch, type StoredEntry } from "./last-good.ts";
+import { commentModules } from "./module-files.ts";
+import { storeShards, type PageToStore } from "./module-shards.ts";
+import { keepLastGood, keepStored } from "./outage-fallback.ts";
+import { publish, storedCounts, type SyncContext } from "./sync-context.ts";
+
+/** Identifies where comments come from: entries of another domain or service are never reused. */
+const sourceOf = (credentials: Credentials) => `${credentials.domain} ${credentials.endpoint.href}`;
+
+export async function syncComments(context: SyncContext, site: SiteHandoff, overrides: ClientOverrides = {}): Promise<void> {
+  const { store, meta, logger } = context;
+  site.collection = context.collection;
+  const credentials = site.options.credentials;
+  if (credentials === undefined || site.command === "sync" || site.command === "preview") {
+    // astro sync and check generate types; they must work offline and never fail because the API
+    // is down, so they fetch nothing, credentials or not.
+    const why = credentials === undefined ? "no credentials set" : site.command === "sync" ? "astro sync and astro check fetch nothing" : "astro preview fetches nothing";
+    const modules = commentModules(context.config);
+    const lost = await keepStored(context, modules);
+    logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost.length > 0 ? `, ${count(lost.length)} dropped (their saved comments are missing or damaged in ${modules.dir}: ${listPages(lost)})` : ""}`);
+    return;
+  }
+  const source = sourceOf(credentials);
+  const files = lastGoodFiles(context.config.cacheDir, source);
+  const modules = commentModules(context.config);
+  const previousFetch = await files.readFetch();
+
+  let fetched;
+  try {
+    // The integration's early start serves the first sync; later syncs (dev refresh) fetch anew.
+    const early = site.prefetch;
+    site.prefetch = undefined;
+    fetched = await (early ?? startFetch(site, credentials, logger, overrides));
+  } catch (error) {
+    await keepLastGood(context, site, source, files, modules, previousFetch, error as Error);
+    return;
+  }
+
+  const { threads, summary, crawlState } = fetched;
+  if (crawlState !== undefined) site.crawlState = crawlState;
+  const redirects = (context.config.redirects ?? {}) as Record<string, RedirectTarget>;
+  const aliases = buildAliasMap(site.options.aliases, redirects, context.config.base);
+  const pages = groupThreadsByPage(threads, aliasedKey(aliases));
+  threads.length = 0;
+  const sameSource = meta.get("source") === source;
+  const previousCount = sameSource ? store.keys().length : 0;
+  if (!sameSource) store.clear();
+  const unknownLanguages = new Set<string>();
+  let comments = 0;
+  const toStore: PageToStore[] = [];
+  for (const [id, pageThreads] of pages) {
+    // The digest is taken over the merged threads, so adding or removing an alias changes it.
+    const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
+    const digest = entryDigest(RENDER_VERSION, sorted);
+    const count = countComments(sorted);
+    comments += count;
+    toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
+  }
+  const { rendered, damaged, filePaths } = await storeShards(context, modules, toStore);
+  if (damaged.length > 0) logger.info(`rebuilt ${plural(damaged.length, "damaged comment module")} in ${modules.dir} from the fetch`);
+  let removed = 0;
+  for (const id of store.keys()) {
+    if (!pages.has(id)) {
+      store.delete(id);
+      removed++;
+    }
+  }
+  meta.set("source", source);
+  const fetchedAt = new Date().toISOString();
+  meta.set("fetchedAt", fetchedAt);
+
+  const entries = storedEntries(context);
+  // Over the modules too: when only their names change, the saved list must follow them.
+  const contentDigest = context.generateDigest(entries.map((entry) => `${entry.id}\u0000${entry.digest}\u0000${entry.filePath}`).sort().join("\n"));
+  const lastFetch: LastFetch = { source, fetchedAt, contentDigest };
+  // Off the critical path: the build renders pages meanwhile, and the integration waits for it
+  // when the build is done. A failed write costs only the fallback copy, never the build.
+  site.pendingWrite = Promise.all([
+    files.write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION, fetchedAt }, entries, previousFetch),
+    modules.prune(filePaths),
+  ]).then(
+    () => undefined,
+    (error: Error) => logger.warn(`could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`),
+  );
+  publish(site, { fetchedAt, stale: false });
+  site.storedPages = storedCounts(context);
+
+  if (unknownLanguages.size > 0) {
+    logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...unknownLanguages].sort().join(", ")}`);
+  }
+  if (pages.size === 0 && previousCount > 0) {
+    logger.warn(`the comments API returned no comments for ${credentials.domain}, where the last fetch had ${plural(previousCount, "page")} of them; if that is wrong, check COMMENTS_DOMAIN`);
+  }
+  logger.info(`${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary)}`);
+}
+
+function describeFetch(summary: CrawlSummary): string {
+  const parts = [`${plural(summary.requests, "request")} of ${summary.perPage}`, `${(summary.bytes / 1_048_576).toFixed(1)} MiB`];
+  if (summary.retries > 0) parts.push(`${count(summary.retries)} ${summary.retries === 1 ? "retry" : "retries"}`);
+  if (summary.rateLimitPauses > 0) parts.push(`${plural(summary.rateLimitPauses, "rate-limit pause")} (${summary.rateLimitSeconds.toFixed(0)} s)`);
+  if (summary.crawls > 1) parts.push(`${summary.crawls} crawls`);
+  return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
+}
+
+function storedEntries(context: SyncContext): StoredEntry[] {
+  return context.store.entries().map(([id, entry]) => ({ id, digest: String(entry.digest), data: entry.data as PageEntryData, filePath: entry.filePath! }));
+}
+

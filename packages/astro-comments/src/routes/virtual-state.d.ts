@@ -1,4 +1,0 @@
-declare module "virtual:astro-comments/state" {
-  const state: import("../freshness/comments-state.ts").CommentsState;
-  export default state;
-}
