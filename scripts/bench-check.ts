@@ -15,7 +15,7 @@ import { generateBlog, issue17Blog } from "../bench/dataset.ts";
 import { formatNumber, formatRange, machineLine, markdownTable, spread, type Spread } from "../bench/report.ts";
 import { crawlComments, crawlDefaults, PREFERRED_PER_PAGE, type CrawlLogger } from "../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../packages/astro-comments/src/api/credentials.ts";
-import { StateCollector } from "../packages/astro-comments/src/freshness/comments-state.ts";
+import { FreshnessStateCollector } from "../packages/astro-comments/src/freshness/freshness-state.ts";
 import { startMockProcess } from "./mock-process.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -107,7 +107,7 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
     // Issue 17's floor counts the fewest requests the service allows (its largest page, 100) and
     // leaves page 1's own round trip out; the ideal crawl is page 1, then the rest in waves.
     const requests = Math.ceil(topLevel / PREFERRED_PER_PAGE);
-    const crawlState = () => crawlComments(credentials, crawlDefaults, quiet, () => new StateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+    const crawlState = () => crawlComments(credentials, crawlDefaults, quiet, () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
     // The deployed state: what a build of this blog publishes, from one crawl here.
     const statePath = join(work, `state-${topLevel}.json`);
     const found = await deployedState(env, statePath);
@@ -143,7 +143,7 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
 /** The deployed state a build of the mock's comments publishes, from one crawl, as a file. */
 async function deployedState(env: Record<string, string>, statePath: string): Promise<{ comments: number; pages: number }> {
   const credentials = credentialsFromEnv(env);
-  const { result: state } = await crawlComments(credentials, crawlDefaults, quiet, () => new StateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+  const { result: state } = await crawlComments(credentials, crawlDefaults, quiet, () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
   writeFileSync(statePath, JSON.stringify(state));
   return { comments: state.comments, pages: Object.keys(state.pages).length };
 }
