@@ -23,7 +23,7 @@ export type ListCommentsResult =
   | { status: 403; body: MessageError }
   | { status: 422; body: ValidationError };
 
-export const DEFAULT_PER_PAGE = 50;
+const DEFAULT_PER_PAGE = 50;
 
 function keptPairs(query: PhpQuery): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];

@@ -20,7 +20,7 @@ const { createLogger } = require("@stoplight/prism-core") as typeof import("@sto
 
 type PrismMock = import("@stoplight/prism-http").PrismHttpComponents["mock"];
 
-export interface PipelineRequest {
+interface PipelineRequest {
   query: PhpQuery;
   authorization: string | undefined;
   endpointUrl: string;
@@ -29,7 +29,7 @@ export interface PipelineRequest {
   code?: number;
 }
 
-export interface PipelineResponse {
+interface PipelineResponse {
   status: number;
   body: unknown;
   /** Contract breaches Prism found in the response; a non-empty list means the mock is wrong. */

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createContractValidator, describeSchemaErrors, type CommentListResponse, type CommentThread, type SchemaName } from "@astro-comments/schema";
 import { expect } from "vitest";
 
-export const contract = createContractValidator();
+const contract = createContractValidator();
 
 export function expectValid(name: SchemaName, body: unknown): void {
   const errors = contract.validate(name, body);

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { createContractAjv, schemaIds } from "../src/index.ts";
 
-export const generatedTypesFile = new URL("../src/generated/api-types.ts", import.meta.url);
+const generatedTypesFile = new URL("../src/generated/api-types.ts", import.meta.url);
 const clientGenerated = new URL("../../packages/astro-comments/src/api/generated/", import.meta.url);
 const entrySchema = new URL("../json/index.schema.json", import.meta.url);
 const schemaErrorsModule = new URL("../src/schema-errors.ts", import.meta.url);
@@ -20,7 +20,7 @@ const banner = `/* eslint-disable */
  */`;
 
 /** Compiles the whole schema set into one TypeScript module, each named shape declared once. */
-export async function generateApiTypes(): Promise<string> {
+async function generateApiTypes(): Promise<string> {
   return compileFromFile(fileURLToPath(entrySchema), {
     cwd: fileURLToPath(new URL("../json/", import.meta.url)),
     bannerComment: banner,
@@ -60,7 +60,7 @@ async function bundledListResponseValidator(): Promise<string> {
 }
 
 /** astro-comments' copy of the contract check: the same exports its client used from this package. */
-export async function generateClientContract(): Promise<string> {
+async function generateClientContract(): Promise<string> {
   const schemaErrors = await readFile(schemaErrorsModule, "utf8");
   if (/^\s*import\b/m.test(schemaErrors)) throw new Error("generate: src/schema-errors.ts must stay free of imports; it is copied verbatim into astro-comments");
   return `/* eslint-disable */

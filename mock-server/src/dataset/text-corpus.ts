@@ -15,8 +15,6 @@ const words = (
   "question answer idea bug fix works breaks again nicely clearly really maybe always never because"
 ).split(" ");
 
-export const prismLanguages = ["js", "ts", "python", "rust", "bash", "css", "html", "go", "json", "sql"] as const;
-
 /** A code sample per language; the last entry uses a language PrismJS does not know. */
 export const codeSamples: ReadonlyArray<{ language: string; code: string }> = [
   { language: "js", code: 'const greet = (name) => `Hello, ${name}!`;\nconsole.log(greet("world") < 3 && true);' },

@@ -25,7 +25,7 @@ export interface PaginationBlocks {
   meta: PaginationMeta;
 }
 
-export function lastPageOf(total: number, perPage: number): number {
+function lastPageOf(total: number, perPage: number): number {
   return Math.max(Math.ceil(total / Math.max(perPage, 1)), 1);
 }
 

@@ -1,5 +1,5 @@
 // PHP http_build_query(..., PHP_QUERY_RFC3986): rawurlencode keeps only A-Z a-z 0-9 - _ . ~
-export function rawUrlEncode(value: string): string {
+function rawUrlEncode(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 

@@ -45,7 +45,7 @@ export interface CompleteFreshnessState {
  * A build that showed an earlier fetch's comments because its own fetch failed: it may lack any
  * number of approved comments, so no check may call it current.
  */
-export interface IncompleteFreshnessState {
+interface IncompleteFreshnessState {
   format: typeof STATE_FORMAT;
   generator: "astro-comments";
   domain: string;
@@ -73,7 +73,7 @@ const fields = (comment: Pick<CommentReply, "created_at" | "name" | "path" | "co
   JSON.stringify([comment.created_at, comment.name, comment.path, comment.content, comment.html]);
 
 /** A thread's hash: its own fields and its replies' hashes in sorted order (twins kept). */
-export function threadHash(thread: CommentThread): string {
+function threadHash(thread: CommentThread): string {
   const replies = thread.children.map((reply) => sha256(fields(reply))).sort();
   return sha256(`${fields(thread)}\n${replies.join("\n")}`);
 }

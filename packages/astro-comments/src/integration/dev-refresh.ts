@@ -10,7 +10,7 @@ import { resolvedVirtualModuleIds } from "./virtual-modules.ts";
 type ServerSetup = Parameters<BaseIntegrationHooks["astro:server:setup"]>[0];
 
 /** Dev-only endpoint; answers POST with the fetch status as JSON. */
-export const REFRESH_PATH = "/_astro-comments/refresh";
+const REFRESH_PATH = "/_astro-comments/refresh";
 
 export interface DevRefreshOptions {
   pollSeconds: number;

@@ -256,7 +256,7 @@ export type CommentsDateFormat = z.input<typeof dateFormatSchema>;
 type ParsedOptions = z.output<typeof optionsSchema>;
 export type CommentOrder = ParsedOptions["order"];
 
-export interface DateFormat {
+interface DateFormat {
   locale: string;
   timeZone: string;
   dateStyle: z.output<typeof intlStyle>;

@@ -19,8 +19,8 @@ const commentFields = {
   path: z.string(),
 };
 
-export const replySchema = z.object(commentFields);
-export const commentSchema = z.object({ ...commentFields, replies: z.array(replySchema) });
+const replySchema = z.object(commentFields);
+const commentSchema = z.object({ ...commentFields, replies: z.array(replySchema) });
 
 const pageFields = {
   /** The page key the comments belong to (see pathKey). */
@@ -32,7 +32,7 @@ const pageFields = {
 /** A page's entry in the comments collection; `render(entry)` loads its comments. */
 export const pageEntrySchema = z.object(pageFields);
 
-export const pageCommentsSchema = z.object({
+const pageCommentsSchema = z.object({
   ...pageFields,
   /** Top-level comments, oldest first, with their replies oldest first. */
   comments: z.array(commentSchema),

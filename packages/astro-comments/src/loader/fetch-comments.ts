@@ -46,7 +46,7 @@ export function startFetch(site: Pick<SiteHandoff, "options" | "command">, crede
   return fetching;
 }
 
-export async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}, withState = false): Promise<FetchedComments> {
+async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}, withState = false): Promise<FetchedComments> {
   logger.info(`fetching comments of ${credentials.domain} from ${credentials.endpoint.href}`);
   const crawledAt = new Date().toISOString();
   // The state is hashed page by page while the crawl waits on the network, not in a pass after it.

@@ -13,7 +13,7 @@ import { CommentsConfigError } from "../errors.ts";
 import { bytesDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./module-format.ts";
 
 /** A module as a sync finds it: complete as written, not there, or damaged (cut short, changed, or a folder). */
-export type ModuleState = "intact" | "missing" | "damaged";
+type ModuleState = "intact" | "missing" | "damaged";
 
 export interface ModulePages {
   /** The pages whose comments are intact. */

@@ -6,7 +6,7 @@ import { fillTemplate, type CommentMessages } from "../i18n/messages.ts";
 import type { RenderedComment } from "./comment-tree.ts";
 import { escapeHtml } from "./sanitize.ts";
 
-export type DateFormatter = (createdAt: string) => string;
+type DateFormatter = (createdAt: string) => string;
 
 /** What the markup needs besides the comments: the page's date format and texts. */
 export interface CommentView {

@@ -36,7 +36,7 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 type Comparable = Pick<CommentReply, "created_at" | "name" | "content" | "html" | "path">;
 
-export function compareComments(a: Comparable, b: Comparable): number {
+function compareComments(a: Comparable, b: Comparable): number {
   return compareText(a.created_at, b.created_at) || compareText(a.name, b.name) || compareText(a.content, b.content) || compareText(a.html, b.html) || compareText(a.path, b.path);
 }
 

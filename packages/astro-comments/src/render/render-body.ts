@@ -11,7 +11,7 @@ export interface RenderedBody {
   unknownLanguages: string[];
 }
 
-export function plainTextToHtml(content: string): string {
+function plainTextToHtml(content: string): string {
   return content
     .split(/\r?\n\s*\r?\n/)
     .map((paragraph) => paragraph.trim())

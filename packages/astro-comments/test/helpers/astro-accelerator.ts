@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { npm, run, type RunResult } from "./pack-sites.ts";
 
 /** Pinned: 7.x needs an astro-accelerator-utils the registry does not have. */
-export const acceleratorSpec = "astro-accelerator@5.10.19";
+const acceleratorSpec = "astro-accelerator@5.10.19";
 
 /** The sample post the theme ships, and its home page, which uses the same article layout. */
 export const acceleratorPaths = ["/articles/2022/09/sample-post-1/", "/"] as const;

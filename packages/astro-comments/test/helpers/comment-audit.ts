@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-export interface Contrast {
+interface Contrast {
   /** What was measured, e.g. "name" or "link". */
   role: string;
   text: string;

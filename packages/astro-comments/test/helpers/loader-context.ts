@@ -47,7 +47,7 @@ export function memoryMeta(): MetaStore {
   return { get: (key) => values.get(key), set: (key, value) => void values.set(key, value), has: (key) => values.has(key), delete: (key) => void values.delete(key) };
 }
 
-export function captureLogger() {
+function captureLogger() {
   const lines: string[] = [];
   const logger = {
     info: (m: string) => lines.push(`INFO ${m}`), warn: (m: string) => lines.push(`WARN ${m}`), error: (m: string) => lines.push(`ERROR ${m}`), debug: () => undefined,

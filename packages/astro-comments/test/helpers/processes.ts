@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { plainText } from "./astro-cli.ts";
 
 /** How long a child gets to end after SIGTERM before SIGKILL: generous, since only a stuck child waits it out. */
-export const STOP_GRACE_MS = 10_000;
+const STOP_GRACE_MS = 10_000;
 
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
