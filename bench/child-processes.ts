@@ -31,7 +31,7 @@ export function trackChild<T extends ChildProcess>(child: T): T {
 }
 
 /** Ends a child: SIGTERM, then SIGKILL if it has not exited after `graceMs`. Resolves once it is gone. */
-export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill("SIGKILL"), graceMs);
