@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { trackChild } from "../scripts/mock-process.ts";
+import { trackChild } from "./child-processes.ts";
 import type { BuildMeasurement } from "./measure-build.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -1,4 +1,4 @@
-// What the benchmark scripts (scripts/bench*.ts) share for reporting: the machine line, medians
+// What the benchmarks in this folder share for reporting: the machine line, medians
 // and ranges over interleaved runs, number formats and markdown tables.
 import { cpus, totalmem } from "node:os";
 

@@ -16,7 +16,7 @@ rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 
 await build({
   absWorkingDir: packageDir,
-  entryPoints: { index: "src/index.ts", cli: "src/cli.ts" },
+  entryPoints: { index: "src/index.ts", "cli/comments-mock": "src/cli/comments-mock.ts" },
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,

@@ -199,7 +199,7 @@ describe("in-process admin methods", () => {
 });
 
 describe("admin CLI", () => {
-  const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+  const cli = fileURLToPath(new URL("../src/cli/comments-mock.ts", import.meta.url));
   const run = (server: MockServer, ...args: string[]) =>
     promisify(execFile)(process.execPath, [cli, "admin", "--url", server.url, "--token", server.token, ...args], { timeout: 100_000 });
 

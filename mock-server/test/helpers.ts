@@ -53,7 +53,7 @@ export interface CliRun {
   stderr: string;
 }
 
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+const cli = fileURLToPath(new URL("../src/cli/comments-mock.ts", import.meta.url));
 
 /** Runs `comments-mock …args` (from source) to its end. */
 export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliRun> {

@@ -119,14 +119,14 @@ describe("the tarballs", () => {
   it("hold the built code, types, README and LICENSE, and nothing else", () => {
     expect(packed.mock.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(file))).toEqual([]);
     expect(packed.schema.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|json\/[^/]+\.schema\.json|openapi\.yaml|README\.md|LICENSE|package\.json)$/.test(file))).toEqual([]);
-    for (const file of ["dist/index.js", "dist/index.d.ts", "dist/cli.js", "README.md", "LICENSE"]) expect(packed.mock.files).toContain(file);
+    for (const file of ["dist/index.js", "dist/index.d.ts", "dist/cli/comments-mock.js", "README.md", "LICENSE"]) expect(packed.mock.files).toContain(file);
     expect(packed.schema.files).toContain("json/comments-mock-data.schema.json");
   });
 
   it("give the mock a comments-mock bin and no dependency on astro-comments or Astro", () => {
     const mock = manifest("@astro-comments/mock-server");
-    expect(mock.bin).toEqual({ "comments-mock": "dist/cli.js" });
-    expect(readFileSync(join(empty, "node_modules/@astro-comments/mock-server/dist/cli.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(mock.bin).toEqual({ "comments-mock": "dist/cli/comments-mock.js" });
+    expect(readFileSync(join(empty, "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
     expect(Object.keys(mock.dependencies).sort()).toEqual(["@astro-comments/schema", "@stoplight/prism-core", "@stoplight/prism-http", "fp-ts", "undici"]);
     expect(existsSync(join(empty, "node_modules/astro"))).toBe(false);
     expect(existsSync(join(empty, "node_modules/astro-comments"))).toBe(false);

@@ -38,7 +38,7 @@ const contexts: BrowserContext[] = [];
 const execFileAsync = promisify(execFile);
 
 /** The mock's own admin CLI, from the installed tarball. */
-const admin = async (...args: string[]) => (await execFileAsync(process.execPath, [join(app, "node_modules/@astro-comments/mock-server/dist/cli.js"), "admin", "--url", base, "--token", TOKEN, ...args])).stdout;
+const admin = async (...args: string[]) => (await execFileAsync(process.execPath, [join(app, "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js"), "admin", "--url", base, "--token", TOKEN, ...args])).stdout;
 
 /** Every thread the API serves on a page of the site, all its pages read. */
 async function served(path: string): Promise<CommentThread[]> {
@@ -115,7 +115,7 @@ beforeAll(async () => {
   const install = await npm(["install", "--prefer-offline", packedMock.tarball, schema.tarball], app);
   expect(install.code, install.output).toBe(0);
   const port = await freePort();
-  mock = start(process.execPath, ["node_modules/@astro-comments/mock-server/dist/cli.js", "--domain", DOMAIN, "--paths", PATHS.join(","), "--size", "6", "--seed", "3", "--token", TOKEN, "--port", String(port)], app);
+  mock = start(process.execPath, ["node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js", "--domain", DOMAIN, "--paths", PATHS.join(","), "--size", "6", "--seed", "3", "--token", TOKEN, "--port", String(port)], app);
   signIn = (await mock.waitFor(/^Page \(signed in; the link works once\): (http\S+)$/m))[1]!;
   base = `http://127.0.0.1:${port}`;
   if (!skipped) {
@@ -340,7 +340,7 @@ describe("security", { timeout: 120_000 }, () => {
   });
 
   it("is off on --host 0.0.0.0 unless --ui, which warns", async () => {
-    const bin = join(app, "node_modules/@astro-comments/mock-server/dist/cli.js");
+    const bin = join(app, "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js");
     const off = start(process.execPath, [bin, "--host", "0.0.0.0", "--port", "0", "--size", "5"], app);
     const on = start(process.execPath, [bin, "--host", "0.0.0.0", "--port", "0", "--size", "5", "--ui"], app);
     try {

@@ -1,5 +1,5 @@
 // The blog's `posts` collection, the same in every variant of the bench site: the JSON file that
-// scripts/bench.ts writes next to this module (bench/dataset.ts), one entry per page.
+// bench/run.ts writes next to this module (bench/dataset.ts), one entry per page.
 import { file } from "astro/loaders";
 import { z } from "astro/zod";
 

@@ -10,7 +10,7 @@ export function phpJsonEncode(value: unknown): string {
 
 // List items never change once indexed, so each is encoded to bytes once. The output is pure
 // ASCII (everything else is \u-escaped), so pieces concatenate as bytes with no UTF-8 pass.
-// This is most of the mock's throughput (measured in scripts/bench-mock.ts).
+// This is most of the mock's throughput (measured in bench/mock-throughput.ts).
 const encodedItems = new WeakMap<object, Buffer>();
 const ascii = (text: string) => Buffer.from(text, "latin1");
 const COMMA = ascii(",");

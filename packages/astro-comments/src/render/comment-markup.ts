@@ -1,6 +1,6 @@
 // The HTML of a list of comments, per the documented markup contract. A string template rather
 // than a recursive .astro component: a page with thousands of comments renders in milliseconds
-// instead of seconds (measured in scripts/bench.ts). Every value that is not already-sanitized
+// instead of seconds (measured in bench/run.ts). Every value that is not already-sanitized
 // body HTML is escaped here.
 import { fillTemplate, type CommentMessages } from "../i18n/messages.ts";
 import type { RenderedComment } from "./comment-tree.ts";

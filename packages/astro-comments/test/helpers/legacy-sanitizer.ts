@@ -1,5 +1,5 @@
 // The sanitizer the streaming one replaced: sanitize-html with its former options, unchanged. The
-// differential test checks the two agree where they should; scripts/bench-sanitizer.ts times both.
+// differential test checks the two agree where they should; bench/sanitizer.ts times both.
 import sanitizeHtml from "sanitize-html";
 import { allowedAttributes, allowedElements } from "../../src/render/sanitize.ts";
 

@@ -1,8 +1,8 @@
 // The real service's credentials for `record` and `verify`, read as a site's production build
 // reads them: COMMENTS_API_URL, COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or
 // from the current folder's .env files in Vite's order (the same reader as `astro-comments check`).
+import { credentialsFromEnv, escapeControlCharacters, readCommentsEnv, type Credentials, type CrawlLogger } from "../service-client.ts";
 import { CommandError } from "./cli-errors.ts";
-import { credentialsFromEnv, escapeControlCharacters, readCommentsEnv, type Credentials, type CrawlLogger } from "./service-client.ts";
 
 /** The COMMENTS_* variables: the environment over .env, .env.local, .env.production and .env.production.local. */
 export function environment(folder = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {

@@ -4,9 +4,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { mockDataOf } from "../data-file.ts";
+import { collectThreads, CommentsApiError, crawlComments, crawlDefaults } from "../service-client.ts";
 import { CommandError, UsageError } from "./cli-errors.ts";
-import { mockDataOf } from "./data-file.ts";
-import { collectThreads, CommentsApiError, crawlComments, crawlDefaults } from "./service-client.ts";
 import { redactor, serviceCredentials, serviceFailure, stderrLogger } from "./service-env.ts";
 
 const usage = `Usage: comments-mock record --out FILE

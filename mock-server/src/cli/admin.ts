@@ -1,9 +1,9 @@
 // comments-mock admin: changes a running mock from a shell through its /__admin/ routes, e.g. to
 // see a newly approved comment in a dev server, or to take the service down after a first good build.
 import { parseArgs } from "node:util";
+import { DEFAULT_PORT, DEFAULT_TOKEN } from "../defaults.ts";
+import { outageModes } from "../runtime-faults.ts";
 import { CommandError, UsageError } from "./cli-errors.ts";
-import { DEFAULT_PORT, DEFAULT_TOKEN } from "./defaults.ts";
-import { outageModes } from "./runtime-faults.ts";
 
 const usage = `Usage: comments-mock admin [--url U] [--token T] <command>
 

@@ -4,9 +4,9 @@
 // --strict, any difference), 2 when the service could not be checked at all.
 import { parseArgs } from "node:util";
 import { createContractValidator } from "@astro-comments/schema";
+import { ContractReport, findingLine } from "../contract-report.ts";
+import { CommentsApiError, crawlComments, crawlDefaults } from "../service-client.ts";
 import { CommandError, UsageError } from "./cli-errors.ts";
-import { ContractReport, findingLine } from "./contract-report.ts";
-import { CommentsApiError, crawlComments, crawlDefaults } from "./service-client.ts";
 import { redactor, serviceCredentials, serviceFailure, stderrLogger } from "./service-env.ts";
 
 const usage = `Usage: comments-mock verify [--strict]

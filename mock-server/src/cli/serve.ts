@@ -1,12 +1,12 @@
 // comments-mock [options]: serves the API until interrupted. The first line printed names the
 // URL, the token and the domains, in a fixed form that scripts read (see the README).
 import { parseArgs } from "node:util";
+import { MockDataError } from "../data-file.ts";
+import { DEFAULT_MAX_PER_PAGE, DEFAULT_PORT, DEFAULT_TOKEN } from "../defaults.ts";
+import type { FaultOptions } from "../faults.ts";
+import { isThisMachineOnly } from "../page/page-access.ts";
+import { startMockServer, type MockServer, type MockServerOptions } from "../server.ts";
 import { CommandError, UsageError } from "./cli-errors.ts";
-import { MockDataError } from "./data-file.ts";
-import { DEFAULT_MAX_PER_PAGE, DEFAULT_PORT, DEFAULT_TOKEN } from "./defaults.ts";
-import type { FaultOptions } from "./faults.ts";
-import { isThisMachineOnly } from "./page/page-access.ts";
-import { startMockServer, type MockServer, type MockServerOptions } from "./server.ts";
 
 const usage = `Usage: comments-mock [options]           serve the comments API (this command)
        comments-mock record --out FILE   save your site's comments from the real service to FILE

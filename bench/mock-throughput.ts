@@ -1,18 +1,19 @@
 // Requests/second of the mock for a page of 50 top-level comments, Prism validation on, against
 // a bare node:http server sending the same bytes (the machine's ceiling), in one run.
 // The mock runs in a child process so load generation and serving get a core each.
-// `npm run bench:mock` prints one run; scripts/bench.ts imports measureMockThroughput.
+// `npm run bench:mock` prints one run; `npm run bench` leaves it out: it
+// measures the mock, not what comments cost a build.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Pool } from "undici";
-import { formatNumber, machineLine, markdownTable } from "../bench/report.ts";
 import { DEFAULT_TOKEN } from "../mock-server/src/defaults.ts";
-import { startMockProcess } from "./mock-process.ts";
+import { startMockProcess } from "./child-processes.ts";
+import { formatNumber, machineLine, markdownTable } from "./report.ts";
 
 const CONNECTIONS = 10;
 const WARMUP_MS = 1_000;
 
-export interface Throughput {
+interface Throughput {
   rps: number;
   /** Latency percentiles, ms. */
   p50: number;
@@ -21,7 +22,7 @@ export interface Throughput {
   bytes: number;
 }
 
-export interface MockThroughput {
+interface MockThroughput {
   mock: Throughput;
   /** Bare node:http sending the same pages from memory, in this process. */
   baseline: Throughput;
@@ -80,7 +81,7 @@ function listen(server: Server): Promise<number> {
 }
 
 /** One measurement of the mock (its own process, --size 5000) and of the bare baseline, one after the other. */
-export async function measureMockThroughput({ measureMs = 5_000 }: { measureMs?: number } = {}): Promise<MockThroughput> {
+async function measureMockThroughput({ measureMs = 5_000 }: { measureMs?: number } = {}): Promise<MockThroughput> {
   const mockProcess = await startMockProcess(["--size", "5000"]);
   try {
     const paths = Array.from({ length: 20 }, (_, i) => `/api/comments?domain=example.com&per_page=50&page=${i + 1}`);

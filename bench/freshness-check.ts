@@ -2,8 +2,8 @@
 // bin, a process of its own, its deployed state unchanged), against the mock in another process
 // with 50 ms added to every answer, on issue 17's blog shape at 10k, 50k and 53k comments. Prints
 // its wall time (median and range of the runs) and peak RSS beside issue 17's network floor F:
-// the fewest requests the service allows × latency ÷ connections. `node scripts/bench-check.ts`
-// after `npm run build`; BENCH_ROUNDS sets the runs per size (default 5). `npm run bench` puts one
+// the fewest requests the service allows × latency ÷ connections. `npm run bench:check` builds the
+// bin first; BENCH_ROUNDS sets the runs per size (default 5). `npm run bench` puts one
 // check per round beside its builds through measureCheck.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,12 +11,12 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
-import { generateBlog, issue17Blog } from "../bench/dataset.ts";
-import { formatNumber, formatRange, machineLine, markdownTable, spread, type Spread } from "../bench/report.ts";
 import { crawlComments, crawlDefaults, PREFERRED_PER_PAGE, type CrawlLogger } from "../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../packages/astro-comments/src/api/credentials.ts";
 import { FreshnessStateCollector } from "../packages/astro-comments/src/freshness/freshness-state.ts";
-import { startMockProcess } from "./mock-process.ts";
+import { startMockProcess } from "./child-processes.ts";
+import { generateBlog, issue17Blog } from "./dataset.ts";
+import { formatNumber, formatRange, machineLine, markdownTable, spread, type Spread } from "./report.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = join(root, "packages/astro-comments/dist/cli/astro-comments.js");

@@ -11,16 +11,16 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { request } from "undici";
-import { clearCaches, integrationFingerprint, runBuild, type BuildRun, type Variant } from "../bench/builds.ts";
-import { crawlIdealSeconds, crawlOurs, crawlSequential, networkFloor, type CrawlRun } from "../bench/crawls.ts";
-import { generateBlog, issue17Blog, type Blog } from "../bench/dataset.ts";
-import { formatNumber, formatPercent, formatRange, machineLine, markdownTable, spread, type Spread } from "../bench/report.ts";
 import { DEFAULT_MAX_PER_PAGE } from "../mock-server/src/index.ts";
 import { crawlDefaults } from "../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../packages/astro-comments/src/api/credentials.ts";
-import { measureSanitizerRates, sanitizerBodies, sanitizers } from "./bench-sanitizer.ts";
-import { measureCheck } from "./bench-check.ts";
-import { startMockProcess, type MockProcess } from "./mock-process.ts";
+import { clearCaches, integrationFingerprint, runBuild, type BuildRun, type Variant } from "./builds.ts";
+import { startMockProcess, type MockProcess } from "./child-processes.ts";
+import { crawlIdealSeconds, crawlOurs, crawlSequential, networkFloor, type CrawlRun } from "./crawls.ts";
+import { generateBlog, issue17Blog, type Blog } from "./dataset.ts";
+import { measureCheck } from "./freshness-check.ts";
+import { formatNumber, formatPercent, formatRange, machineLine, markdownTable, spread, type Spread } from "./report.ts";
+import { measureSanitizerRates, sanitizerBodies, sanitizers } from "./sanitizer.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const resultsDir = join(root, "bench-results");
@@ -49,7 +49,7 @@ type RunKey = ReturnType<typeof runKey>;
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
 // ---------------------------------------------------------------------------------------------
-// Issue 21's freshness check, one run per round beside the builds (scripts/bench-check.ts).
+// Issue 21's freshness check, one run per round beside the builds (bench/freshness-check.ts).
 
 // ---------------------------------------------------------------------------------------------
 // Setup: the blog's posts (bench/site/shared/posts.json, git-ignored), the comments file the mock

@@ -31,7 +31,7 @@ export function trackChild<T extends ChildProcess>(child: T): T {
 }
 
 /** Ends a child: SIGTERM, then SIGKILL if it has not exited after `graceMs`. Resolves once it is gone. */
-export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill("SIGKILL"), graceMs);
@@ -50,9 +50,9 @@ export interface MockProcess {
   close(): Promise<void>;
 }
 
-/** Starts `mock-server/src/cli.ts --port 0 …args` and resolves once it prints its URL. */
+/** Starts `mock-server/src/cli/comments-mock.ts --port 0 …args` and resolves once it prints its URL. */
 export function startMockProcess(args: string[], startupTimeoutMs = 120_000): Promise<MockProcess> {
-  const child = trackChild(spawn(process.execPath, ["mock-server/src/cli.ts", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] }));
+  const child = trackChild(spawn(process.execPath, ["mock-server/src/cli/comments-mock.ts", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] }));
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => void stopChild(child).then(() => reject(error));
     const timer = setTimeout(() => fail(new Error(`the mock did not start within ${startupTimeoutMs / 1000} s`)), startupTimeoutMs);

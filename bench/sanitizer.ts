@@ -1,14 +1,14 @@
-// node scripts/bench-sanitizer.ts: the comment sanitizer against the sanitize-html configuration it
+// npm run bench:sanitizer: the comment sanitizer against the sanitize-html configuration it
 // replaced, on the mock's seeded dataset. Rounds interleave the two so machine noise hits both;
 // medians and ranges are reported, every figure measured in this run. Memory is measured in a
 // fresh process per sanitizer, since garbage one leaves behind would count against the other.
-// scripts/bench.ts imports measureSanitizerRates and sanitizerBodies.
+// bench/run.ts imports measureSanitizerRates and sanitizerBodies.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { formatNumber, formatRange, machineLine, markdownTable, spread } from "../bench/report.ts";
 import { generateDataset } from "../mock-server/src/index.ts";
 import { sanitizeCommentHtml } from "../packages/astro-comments/src/render/sanitize.ts";
 import { legacySanitize } from "../packages/astro-comments/test/helpers/legacy-sanitizer.ts";
+import { formatNumber, formatRange, machineLine, markdownTable, spread } from "./report.ts";
 
 type Sanitize = (html: string) => string;
 export const sanitizers: ReadonlyArray<readonly [string, Sanitize]> = [
@@ -20,7 +20,7 @@ const ROUNDS = 7;
 const SAMPLE_MS = 150;
 const MEMORY_PASSES = 10;
 
-export const sanitizerDataset = { seed: 1, size: 3_000 };
+const sanitizerDataset = { seed: 1, size: 3_000 };
 let cachedBodies: string[] | undefined;
 /** The non-empty comment bodies of generateDataset(sanitizerDataset), generated on first use. */
 export function sanitizerBodies(): readonly string[] {

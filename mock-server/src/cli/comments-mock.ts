@@ -10,15 +10,15 @@ interface Command {
 }
 
 const commands: Record<string, () => Promise<Command>> = {
-  record: () => import("./record-cli.ts"),
-  verify: () => import("./verify-cli.ts"),
-  admin: () => import("./admin-cli.ts"),
+  record: () => import("./record.ts"),
+  verify: () => import("./verify.ts"),
+  admin: () => import("./admin.ts"),
 };
 
 const [name = "", ...rest] = process.argv.slice(2);
 const named = Object.hasOwn(commands, name);
 try {
-  const command = await (named ? commands[name]!() : import("./serve-cli.ts"));
+  const command = await (named ? commands[name]!() : import("./serve.ts"));
   const exitCode = await command.main(named ? rest : process.argv.slice(2));
   if (exitCode !== undefined) process.exitCode = exitCode;
 } catch (error) {
