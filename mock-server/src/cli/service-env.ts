@@ -5,7 +5,7 @@ import { credentialsFromEnv, escapeControlCharacters, readCommentsEnv, type Cred
 import { CommandError } from "./cli-errors.ts";
 
 /** The COMMENTS_* variables: the environment over .env, .env.local, .env.production and .env.production.local. */
-export function environment(folder = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+function environment(folder = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
   try {
     return readCommentsEnv(folder, "production", env);
   } catch (error) {

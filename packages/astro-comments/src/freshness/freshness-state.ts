@@ -10,7 +10,6 @@
 import { hash } from "node:crypto";
 import type { CommentReply, CommentThread } from "../api/generated/api-types.ts";
 import { pathKey } from "../render/path-key.ts";
-import type { SiteHandoff } from "../site-registry.ts";
 
 /** Changes whenever the canonical hashing or the shape below changes; a check of another format builds. */
 export const STATE_FORMAT = 1;
@@ -133,13 +132,4 @@ export function freshnessStateOf(threads: Iterable<CommentThread>, info: StateIn
   const collector = new FreshnessStateCollector(info);
   collector.add(1, threads);
   return collector.finish();
-}
-
-/**
- * What the build shows, as a state. A build that fell back to earlier comments (or crawled
- * nothing) publishes an incomplete state, which no check takes for current.
- */
-export function publishedState(site: Pick<SiteHandoff, "options" | "status" | "crawlState">): FreshnessState {
-  if (site.crawlState !== undefined && site.status?.stale === false) return site.crawlState;
-  return { format: STATE_FORMAT, generator: "astro-comments", domain: site.options.credentials?.domain ?? "", crawledAt: site.status?.fetchedAt ?? null, complete: false };
 }

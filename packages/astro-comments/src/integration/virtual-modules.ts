@@ -7,7 +7,7 @@
 import type { AstroConfig } from "astro";
 import { VIRTUAL_MODULES } from "../constants.ts";
 import type { FeedSettings } from "../feeds/feed-settings.ts";
-import { publishedState } from "../freshness/freshness-state.ts";
+import { STATE_FORMAT, type FreshnessState } from "../freshness/freshness-state.ts";
 import type { FetchStatus } from "../loader/fetch-status.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import type { RenderSettings, ResolvedOptions } from "./options.ts";
@@ -15,13 +15,19 @@ import type { RenderSettings, ResolvedOptions } from "./options.ts";
 type VitePlugin = NonNullable<AstroConfig["vite"]["plugins"]>[number];
 type ModuleName = keyof typeof VIRTUAL_MODULES;
 
-/** Render settings, the per-locale texts, and the collection the loader fills. */
+/**
+ * Render settings, the per-locale texts, and the collection the loader fills: the config module.
+ * @public virtual.d.ts types the module with it, which knip cannot follow.
+ */
 export interface VirtualConfig extends RenderSettings {
   messages: ResolvedOptions["messages"];
   collection: string;
 }
 
-/** What `<Comments>` says when it shows an earlier fetch's comments; null when it says nothing. */
+/**
+ * What `<Comments>` says when it shows an earlier fetch's comments; null when it says nothing.
+ * @public virtual.d.ts types the notice module with it.
+ */
 export interface StaleNotice {
   asOf: string | null;
 }
@@ -65,4 +71,13 @@ export function virtualModulesPlugin(site: SiteHandoff, feeds: FeedSettings | nu
       },
     },
   } as VitePlugin;
+}
+
+/**
+ * What the build shows, as a state. A build that fell back to earlier comments (or crawled
+ * nothing) publishes an incomplete state, which no check takes for current.
+ */
+export function publishedState(site: Pick<SiteHandoff, "options" | "status" | "crawlState">): FreshnessState {
+  if (site.crawlState !== undefined && site.status?.stale === false) return site.crawlState;
+  return { format: STATE_FORMAT, generator: "astro-comments", domain: site.options.credentials?.domain ?? "", crawledAt: site.status?.fetchedAt ?? null, complete: false };
 }

@@ -8,7 +8,6 @@ import { collectThreads, type PageCollector } from "../api/crawl.ts";
 import { crawlComments, type CrawlHooks, type CrawlSettings, type CrawlSummary } from "../api/crawl-comments.ts";
 import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
 import type { Credentials, ResolvedOptions } from "../integration/options.ts";
-import type { SiteHandoff } from "../site-registry.ts";
 
 export interface FetchedComments {
   threads: CommentThread[];
@@ -37,7 +36,7 @@ export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfte
  * and the loader takes it over. A dev server must start promptly even when the API is down (a poll
  * or refresh tries again), so dev retries once and gives up sooner.
  */
-export function startFetch(site: Pick<SiteHandoff, "options" | "command">, credentials: Credentials, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
+export function startFetch(site: { options: ResolvedOptions; command: string }, credentials: Credentials, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
   const options = site.command === "dev" ? whileWaited(site.options) : site.options;
   const fetching = fetchAllComments(credentials, options, logger, overrides, site.options.feeds.state !== undefined);
   // Handled here so a failure that lands before the loader awaits it is not an unhandled

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CommentReply, CommentThread } from "../../src/api/generated/api-types.ts";
 import { freshnessStateOf, FreshnessStateCollector, type CompleteFreshnessState } from "../../src/freshness/freshness-state.ts";
 import { compareStates, parseState, StateUnusable, usableState } from "../../src/freshness/compare-states.ts";
-import { publishedState } from "../../src/freshness/freshness-state.ts";
+import { publishedState } from "../../src/integration/virtual-modules.ts";
 
 const info = { domain: "example.com", crawledAt: "2026-11-24T21:00:00.000Z" };
 const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, "0")}.000000Z`;
