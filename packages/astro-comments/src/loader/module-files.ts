@@ -10,7 +10,7 @@ import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { CommentsConfigError } from "../errors.ts";
-import { bytesDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./module-format.ts";
+import { integrityDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./module-format.ts";
 
 /** A module as a sync finds it: complete as written, not there, or damaged (cut short, changed, or a folder). */
 type ModuleState = "intact" | "missing" | "damaged";
@@ -126,7 +126,7 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
     signature: `${MODULE_FORMAT}\n${components}\n${inline ? "inline" : dir}`,
     filePath: (shard, digest) => posix(relative(root, join(dir, `comments-${shard}-${digest}.mjs`))),
     async check(filePath) {
-      const found = await inspect(filePath, (bytes, digest) => bytesDigest(bytes) === digest || undefined);
+      const found = await inspect(filePath, (bytes, digest) => integrityDigest(bytes) === digest || undefined);
       return found === undefined ? "missing" : found.damaged ? "damaged" : "intact";
     },
     async write(filePath, pages) {
