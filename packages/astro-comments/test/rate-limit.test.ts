@@ -35,7 +35,8 @@ const pauseLine = /^info the comments service's rate limit \((\d+) requests? [^)
 
 describe("a crawl that needs more requests than the rate limit allows", () => {
   it("waits the limit out at most once per extra period, one info line per pause, and gets every comment", async () => {
-    const windowMs = 1_000;
+    // Virtual time: a two-minute window costs nothing, and it is far above giveUpAfter below.
+    const windowMs = 120_000;
     mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, faults: { rateLimit: { limit: 1_000_000, windowMs } } });
     const threads = mock.store.threads("example.com");
     const perPage = 5;
@@ -58,8 +59,10 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
     };
     mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, faults: { rateLimit: { limit, windowMs, now: clock.now } } });
     const { lines, logger } = recordingLogger();
-    // giveUpAfter far below a pause: rate-limit waits are not charged to it.
-    const { result, summary } = await crawlComments(credentials(mock), { ...crawlDefaults, perPage, giveUpAfter: 500 }, logger, collectThreads, clock);
+    // giveUpAfter far below a pause (virtual): rate-limit waits are not charged to it. It also
+    // bounds each real attempt, so it stays long enough for a mock on a machine with no core free
+    // (0.5 s was not: an attempt timed out under load).
+    const { result, summary } = await crawlComments(credentials(mock), { ...crawlDefaults, perPage, giveUpAfter: 60_000 }, logger, collectThreads, clock);
 
     expect(result).toEqual(mock.store.threads("example.com"));
     const periodsNeeded = Math.ceil(pages / limit);
