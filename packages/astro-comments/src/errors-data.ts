@@ -1,0 +1,247 @@
+// Every error astro-comments raises, in one place to read them all, in the shape of Astro's
+// core/errors/errors-data.ts: a name, a title, the message (a string, or a function of what
+// varies) and our own hint. Throw sites build their errors from these entries and keep no wording
+// of their own. No Astro import and no I/O: the API client (api/) uses it in plain Node bins too,
+// and utils/node-version.ts loads it before anything else.
+//
+// Config entries' messages are the whole first line a user reads, "astro-comments: " included.
+// API entries are worded in parts that CommentsApiError puts together as
+// "astro-comments: <message> (<url>, HTTP <status>). <action>", with the hint of their failure kind.
+
+/** An error of the package. */
+export interface ErrorData {
+  name: string;
+  title: string;
+  message: string | ((...params: never[]) => string);
+  hint?: string | ((...params: never[]) => string);
+}
+
+/** A request or crawl that failed for good: a CommentsApiError. Its hint is its failure kind's, in `apiFailureHints`. */
+export interface ApiErrorData {
+  name: string;
+  title: string;
+  failure: CommentsApiFailure;
+  message: string | ((params: never) => string);
+  /** What to do about it: the message's last sentence, and CommentsApiError's `action`. */
+  action: string | ((params: never) => string);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup and options: CommentsConfigError, raised before any request (or while writing modules).
+// ---------------------------------------------------------------------------------------------
+
+/** `comments()` was given something other than an options object. */
+export const OptionsNotAnObject = {
+  name: "OptionsNotAnObject",
+  title: "The options are not an object.",
+  message: 'astro-comments: comments() takes an options object, e.g. comments({ domain: "example.com" }).',
+  hint: "Every option is optional; comments() alone reads the COMMENTS_* variables.",
+} satisfies ErrorData;
+
+/** A command that fetches found no domain, API URL or token, neither in the options nor in COMMENTS_*. */
+export const MissingCredentials = {
+  name: "MissingCredentials",
+  title: "Where to fetch comments from is not set.",
+  /** `variables`: "COMMENTS_DOMAIN and COMMENTS_API_TOKEN"; `options`: "domain, apiToken". */
+  message: (variables: string, options: string) => `astro-comments: set ${variables} (in the environment or .env), or pass ${options} to comments({ … }) in astro.config.`,
+  hint: "Without them there is nowhere to fetch comments from. For local development, `npm run mock` serves a mock API and prints the values to use.",
+} satisfies ErrorData;
+
+/** One or more options are wrong: every problem, in one error. */
+export const InvalidOptions = {
+  name: "InvalidOptions",
+  title: "Invalid options.",
+  message: (problems: readonly string[]) => `astro-comments: invalid options: ${problems.join("; ")}.`,
+  hint: "See the options table in the astro-comments README.",
+} satisfies ErrorData;
+
+/** The integration is in astro.config, but no content collection uses commentsLoader(). */
+export const MissingCollection = {
+  name: "MissingCollection",
+  title: "No collection uses commentsLoader().",
+  message: "astro-comments: no collection uses commentsLoader(); add it to src/content.config.ts (the file that exports `collections`).",
+  hint: 'Add these lines to src/content.config.ts:\n  import { defineCollection } from "astro:content";\n  import { commentsLoader } from "astro-comments/loader";\n  export const collections = { comments: defineCollection({ loader: commentsLoader() }) };\n(keep your other collections in the same object).',
+} satisfies ErrorData;
+
+/** commentsLoader() runs in a site whose astro.config has no comments() integration. */
+export const LoaderWithoutIntegration = {
+  name: "LoaderWithoutIntegration",
+  title: "commentsLoader() found no comments() integration.",
+  message: "astro-comments: commentsLoader() found no comments() integration; add it to the integrations in astro.config.",
+  hint: 'import comments from "astro-comments"; then integrations: [comments()] in astro.config.mjs. The loader takes its settings from there.',
+} satisfies ErrorData;
+
+/** With `orphans: "fail"`, a build left comments that no built page shows (`report` lists them). */
+export const OrphanComments = {
+  name: "OrphanComments",
+  title: "Comments no page shows.",
+  message: (report: string) => `astro-comments: ${report}`,
+  hint: 'The pages are written; set orphans: "warn" to let such builds pass.',
+} satisfies ErrorData;
+
+/** An Atom feed is configured but astro.config has no `site` to make its links absolute. */
+export const FeedNeedsSite = {
+  name: "FeedNeedsSite",
+  title: "The Atom feed needs the site's URL.",
+  /** `feeds`: which feeds, e.g. `feeds.atom "/comments.xml"`. */
+  message: (feeds: string) => `astro-comments: the Atom feed (${feeds}) needs the site's URL; set \`site\` in astro.config, or remove the feed.`,
+  hint: 'Feed readers need absolute links, e.g. defineConfig({ site: "https://example.com", … }).',
+} satisfies ErrorData;
+
+/** `<CommentsIsland cache={…}>` holds a value that is not a whole number of seconds, 0 or more. */
+export const IslandCacheInvalid = {
+  name: "IslandCacheInvalid",
+  title: "Invalid island cache settings.",
+  /** `settings`: each bad one with its value, e.g. "maxAge (-1)". */
+  message: (settings: string) => `astro-comments: <CommentsIsland cache={…}> needs whole numbers of seconds, 0 or more: ${settings}.`,
+  hint: "For example cache={{ maxAge: 60, staleWhileRevalidate: 600 }}.",
+} satisfies ErrorData;
+
+/** Windows: the cacheDir is on another drive than the project, so content modules have no relative path. */
+export const CacheDirOnOtherDrive = {
+  name: "CacheDirOnOtherDrive",
+  title: "The cacheDir is on another drive.",
+  message: (cacheDir: string, root: string) =>
+    `astro-comments: the cacheDir (${cacheDir}) is on another drive than the project (${root}); set cacheDir in astro.config to a folder on the project's drive.`,
+  hint: "The comments are content modules in the cacheDir, and Astro finds content modules by a path relative to the project.",
+} satisfies ErrorData;
+
+/** Writing a comments module into the cacheDir failed (a read-only folder, a full disk). */
+export const ModulesNotWritable = {
+  name: "ModulesNotWritable",
+  title: "The comments modules could not be written.",
+  message: (dir: string, reason: string) => `astro-comments: could not write the comments to ${dir}: ${reason}. Check that the folder is writable and the disk has space.`,
+  hint: "The comments are kept as modules in Astro's cacheDir (astro.config cacheDir, default node_modules/.astro).",
+} satisfies ErrorData;
+
+// ---------------------------------------------------------------------------------------------
+// Render time and the runtime: plain Errors (CommentsConfigError would pull Astro into them).
+// ---------------------------------------------------------------------------------------------
+
+/** A page's comments module failed to load, or its saved comments changed on disk after the sync. */
+export const CommentsNotLoaded = {
+  name: "CommentsNotLoaded",
+  title: "A page's comments could not be loaded.",
+  /** `module`: the entry's module file, or "its content module". */
+  message: (page: string, module: string) =>
+    `astro-comments: the comments of ${page} could not be loaded from ${module} (the module failed to load, and Astro logged why above, or its saved comments changed on disk since the sync checked them). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
+  hint: "Each page's comments live in a generated module in the cacheDir, named in its content entry.",
+} satisfies ErrorData;
+
+/** A body was rendered before the PrismJS grammar of one of its fences was loaded (a bug of ours). */
+export const GrammarNotLoaded = {
+  name: "GrammarNotLoaded",
+  title: "A PrismJS grammar is not loaded.",
+  message: (grammar: string) => `astro-comments: the PrismJS grammar "${grammar}" is not loaded; await loadLanguagesOf(bodies) before rendering them.`,
+} satisfies ErrorData;
+
+/** The package is loaded by a Node older than it runs on (utils/node-version.ts, before anything else). */
+export const NodeTooOld = {
+  name: "NodeTooOld",
+  title: "Node is too old.",
+  message: (minimum: string, current: string) =>
+    `astro-comments needs Node ${minimum} or newer, but this is Node ${current}: upgrade Node (the current LTS works) and run the command again.`,
+} satisfies ErrorData;
+
+// ---------------------------------------------------------------------------------------------
+// Tools that read only the environment (the check, the mock's record and verify): plain Errors,
+// whose message the tool puts into its own line.
+// ---------------------------------------------------------------------------------------------
+
+/** COMMENTS_DOMAIN, COMMENTS_API_URL or COMMENTS_API_TOKEN is missing. */
+export const EnvCredentialsMissing = {
+  name: "EnvCredentialsMissing",
+  title: "Credentials missing from the environment.",
+  message: (variables: string) => `set ${variables} (in the environment or .env)`,
+} satisfies ErrorData;
+
+/** A COMMENTS_* variable holds a value that cannot be used: every problem, by variable. */
+export const EnvCredentialsInvalid = {
+  name: "EnvCredentialsInvalid",
+  title: "Invalid credentials in the environment.",
+  message: (problems: readonly string[]) => problems.join("; "),
+} satisfies ErrorData;
+
+/** `astro-comments check`: a numeric flag out of its range. */
+export const CheckFlagNotWholeNumber = {
+  name: "CheckFlagNotWholeNumber",
+  title: "A flag of the check is not a whole number in range.",
+  message: (flag: string, min: number, max: number, given: string) => `--${flag} must be a whole number from ${min} to ${max}, not "${given}"`,
+} satisfies ErrorData;
+
+/** `astro-comments check`: neither --state nor COMMENTS_STATE_URL says where the deployed state is. */
+export const CheckStateMissing = {
+  name: "CheckStateMissing",
+  title: "The check does not know where the deployed state is.",
+  message: (variable: string) => `set ${variable} (in the environment or .env) or pass --state, the URL of the deployed build's feeds.state`,
+} satisfies ErrorData;
+
+// ---------------------------------------------------------------------------------------------
+// The comments API: CommentsApiError, after any retries.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Our own hint for each failure kind, so Astro never adds a generic one of its own. The kinds are
+ * what callers branch on (`error.failure`).
+ */
+export const apiFailureHints = {
+  unauthorized: "The token is read from COMMENTS_API_TOKEN or the apiToken option; it is sent only in the Authorization header and never printed.",
+  forbidden: "The domain is read from COMMENTS_DOMAIN or the domain option and must match the account's site exactly.",
+  "invalid-request": "The service validated the request and refused it; the message quotes what it said.",
+  redirected: "The API token travels with every request, so a redirect is never followed: the client only talks to the address you configured.",
+  "not-found": "The endpoint is COMMENTS_API_URL (or apiUrl) followed by /api/comments.",
+  "rate-limited": "Waits for the service's rate limit count against the rateLimitWait option (default 10 minutes), not against giveUpAfter.",
+  "server-error": 'With onError: "last-good" (the default), a build keeps the comments of its last complete fetch.',
+  network: 'With onError: "last-good" (the default), a build keeps the comments of its last complete fetch.',
+  timeout: "The timeout option bounds one attempt; giveUpAfter bounds all attempts of one request.",
+  "too-large": "maxResponseBytes guards memory; perPage sets how many comments one response holds.",
+  malformed: "Nothing was rendered from this response; the last good comments are kept where possible.",
+  contract: "The contract is the JSON Schema in @astro-comments/schema; fields it does not know are tolerated, changed ones are not.",
+  drift: "The crawl starts over when the total or the paging changes under it; it gives up after three crawls.",
+} as const satisfies Record<string, string>;
+
+export type CommentsApiFailure = keyof typeof apiFailureHints;
+
+/** Page 1's meta does not add up: last_page is not what total and per_page make. */
+export const InconsistentMeta = {
+  name: "InconsistentMeta",
+  title: "The pagination does not add up.",
+  failure: "contract",
+  message: ({ total, perPage, lastPage }: { total: number; perPage: number; lastPage: number }) => `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`,
+  action: "The service's pagination looks broken; try again later.",
+} satisfies ApiErrorData;
+
+/** The service answered another page than the one asked for. */
+export const WrongPage = {
+  name: "WrongPage",
+  title: "The service ignored the page parameter.",
+  failure: "contract",
+  message: ({ asked, got }: { asked: number; got: number }) => `asked for page ${asked} but got page ${got}`,
+  action: "The service ignored the page parameter, so nothing can be crawled reliably; check COMMENTS_API_URL.",
+} satisfies ApiErrorData;
+
+/** Why a crawl starts over: the list changed under it (logged, and quoted when the crawl gives up). */
+export const listChanges = {
+  total: (from: number, to: number) => `the total went from ${from} to ${to}`,
+  paging: (perPage: number, newPerPage: number, lastPage: number, newLastPage: number) => `pagination changed (per_page ${perPage}→${newPerPage}, last_page ${lastPage}→${newLastPage})`,
+  pageSize: (page: number, held: number, expected: number) => `page ${page} held ${held} comments where ${expected} were expected`,
+};
+
+/** The list kept changing during every crawl allowed (comments being moderated right then). */
+export const ListKeptChanging = {
+  name: "ListKeptChanging",
+  title: "The comments kept changing during the crawl.",
+  failure: "drift",
+  /** `change`: the last crawl's, from `listChanges`. */
+  message: ({ crawls, change }: { crawls: number; change: string }) => `the comments kept changing during ${crawls} crawls (${change})`,
+  action: "Comments are being moderated right now; try again in a minute.",
+} satisfies ApiErrorData;
+
+/** The live loader failed with something other than our own errors (a bug, or the runtime's). */
+export const LiveLoadFailed = {
+  name: "LiveLoadFailed",
+  title: "The live comments could not be loaded.",
+  failure: "network",
+  message: ({ reason }: { reason: string }) => `the live comments could not be loaded: ${reason}`,
+  action: "See the server log.",
+} satisfies ApiErrorData;
