@@ -7,6 +7,7 @@
 // Config entries' messages are the whole first line a user reads, "astro-comments: " included.
 // API entries are worded in parts that CommentsApiError puts together as
 // "astro-comments: <message> (<url>, HTTP <status>). <action>", with the hint of their failure kind.
+// What the service said reaches these builders already redacted and quoted (api/refusals.ts).
 
 /** An error of the package. */
 export interface ErrorData {
@@ -201,6 +202,169 @@ export const apiFailureHints = {
 } as const satisfies Record<string, string>;
 
 export type CommentsApiFailure = keyof typeof apiFailureHints;
+
+/** Who waits for the answer: a build, or a reader of an on-demand page. Words the advice. */
+export type Audience = "build" | "request" | undefined;
+
+const again = (audience: Audience) => (audience === "request" ? "try again later" : "build again later");
+
+/** A duration as messages show it: "2.5 s". */
+export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** "3 attempts over 12.5 s". */
+const spent = (attempts: number, elapsedMs: number) => `${attempts} attempt${attempts === 1 ? "" : "s"} over ${seconds(elapsedMs)}`;
+
+/** The service answered 401: the token is wrong or revoked. */
+export const TokenRejected = {
+  name: "TokenRejected",
+  title: "The API token was rejected.",
+  failure: "unauthorized",
+  message: "the comments API rejected the API token",
+  action: "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area.",
+} satisfies ApiErrorData;
+
+/** The service answered 403: the token may not read this domain's comments. */
+export const DomainForbidden = {
+  name: "DomainForbidden",
+  title: "The token may not read this domain.",
+  failure: "forbidden",
+  message: ({ domain }: { domain: string }) => `the API token may not read comments of "${domain}"`,
+  action: "Check COMMENTS_DOMAIN (or the domain option): it must be the site's domain exactly as configured in your comments account, and the token must belong to that account.",
+} satisfies ApiErrorData;
+
+/** The service answered 404: COMMENTS_API_URL does not lead to the API. */
+export const EndpointNotFound = {
+  name: "EndpointNotFound",
+  title: "The API endpoint was not found.",
+  failure: "not-found",
+  message: "the comments API endpoint was not found",
+  action: "Check COMMENTS_API_URL (or the apiUrl option): it should be the service's base URL, e.g. https://go.jamcomments.com.",
+} satisfies ApiErrorData;
+
+/** The service answered 422 for per_page (the crawl retries lower when the service names its maximum). */
+export const PerPageRejected = {
+  name: "PerPageRejected",
+  title: "The service refused the page size.",
+  failure: "invalid-request",
+  /** `said`: the service's words, quoted. */
+  message: ({ perPage, said }: { perPage: number; said: string }) => `the comments API refused per_page=${perPage} (${said})`,
+  /** `limit`: the largest per_page the service named, if it named one. */
+  action: ({ limit }: { limit: string | undefined }) => (limit ? `Set the perPage option to ${limit} or less.` : "Set the perPage option lower (50 is accepted by every version of the service)."),
+} satisfies ApiErrorData;
+
+/** The service refused the request with any other 4xx. */
+export const RequestRefused = {
+  name: "RequestRefused",
+  title: "The service refused the request.",
+  failure: "invalid-request",
+  /** `said`: the service's validation errors, quoted ('""' when it sent none). */
+  message: ({ said }: { said: string }) => `the comments API refused the request${said !== '""' ? ` (${said})` : ""}`,
+  action: "Check the domain option. If it looks right, the API may have changed: please report it with this message.",
+} satisfies ApiErrorData;
+
+/** The service answered with a redirect, which is never followed (the token would go along). */
+export const Redirected = {
+  name: "Redirected",
+  title: "The service redirected the request.",
+  failure: "redirected",
+  /** `target`: where it pointed, quoted; undefined without a Location header. */
+  message: ({ target }: { target: string | undefined }) =>
+    target ? `the comments API redirected the request to ${target}, and redirects are not followed (the API token would go with them)` : "the comments API answered with a redirect without a target, and redirects are not followed",
+  /** `apiUrl`: the base URL to configure instead, when the target is a plain http(s) URL. */
+  action: ({ apiUrl }: { apiUrl: string | undefined }) =>
+    apiUrl ? `Set COMMENTS_API_URL (or the apiUrl option) to the final address, ${apiUrl}, if you trust it.` : "Set COMMENTS_API_URL (or the apiUrl option) to the service's final address.",
+} satisfies ApiErrorData;
+
+/** The service kept answering 5xx (or 408) until the request's retries or giveUpAfter ran out. */
+export const ServerKeptFailing = {
+  name: "ServerKeptFailing",
+  title: "The service kept failing.",
+  failure: "server-error",
+  message: ({ attempts, elapsedMs }: { attempts: number; elapsedMs: number }) => `the comments API kept failing (${spent(attempts, elapsedMs)})`,
+  action: ({ audience }: { audience: Audience }) => `The service is having trouble; ${again(audience)}.`,
+} satisfies ApiErrorData;
+
+const didNotAnswer = ({ reason, attempts, elapsedMs }: { reason: string; attempts: number; elapsedMs: number }) =>
+  `the comments API did not answer: ${reason}; gave up after ${spent(attempts, elapsedMs)}`;
+
+/** The last attempt timed out (no headers, or a body still arriving), and no retry was left. */
+export const ApiTimedOut = {
+  name: "ApiTimedOut",
+  title: "The service did not answer in time.",
+  failure: "timeout",
+  /** `reason`: how the last attempt failed, redacted. */
+  message: didNotAnswer,
+  action: ({ audience }: { audience: Audience }) => `The service is hung or overloaded: ${again(audience)}, or raise the timeout option.`,
+} satisfies ApiErrorData;
+
+/** The last attempt's connection failed (refused, reset, DNS), and no retry was left. */
+export const ApiUnreachable = {
+  name: "ApiUnreachable",
+  title: "The service could not be reached.",
+  failure: "network",
+  /** `reason`: how the last attempt failed, redacted. */
+  message: didNotAnswer,
+  action: ({ audience }: { audience: Audience }) => {
+    const text = again(audience);
+    return `Check COMMENTS_API_URL and the network; the service may be down. ${text[0]!.toUpperCase()}${text.slice(1)}.`;
+  },
+} satisfies ApiErrorData;
+
+/**
+ * The service's rate limit asks for a longer pause than the rateLimitWait budget has left. A
+ * build's advice is the budget it would have needed, rounded up to a minute.
+ */
+export const RateLimitWaitExceeded = {
+  name: "RateLimitWaitExceeded",
+  title: "The rate limit asks for a longer wait than rateLimitWait allows.",
+  failure: "rate-limited",
+  /** `limit`: the limit as the service announced it ("60 requests a minute"), or ""; `need`: what the crawl needs, if known. */
+  message: ({ limit, waitMs, retryAfter, leftMs, budgetMs, need }: { limit: string; waitMs: number; retryAfter: number | undefined; leftMs: number; budgetMs: number; need: string | undefined }) =>
+    `the comments service's rate limit${limit ? ` (${limit})` : ""} asks to wait ${retryAfter === undefined ? seconds(waitMs) : `${retryAfter} s (Retry-After)`}, more than the ${seconds(leftMs)} left of rateLimitWait (${seconds(budgetMs)})${need ? `; ${need}` : ""}`,
+  /** `neededMs`: the waits so far plus this one. */
+  action: ({ audience, neededMs }: { audience: Audience; neededMs: number }) =>
+    audience === "request"
+      ? "Try again later."
+      : `Raise the rateLimitWait option to at least ${Math.ceil(neededMs / 60_000) * 60_000} (milliseconds) so the crawl waits the limit out, or ask the service for a higher limit.`,
+} satisfies ApiErrorData;
+
+/** A response grew past maxResponseBytes; it was cut off rather than exhaust memory. */
+export const ResponseTooLarge = {
+  name: "ResponseTooLarge",
+  title: "A response was too large.",
+  failure: "too-large",
+  message: ({ maxBytes }: { maxBytes: number }) => `a response was larger than ${maxBytes} bytes`,
+  action: "Lower the perPage option, or raise maxResponseBytes if pages of this size are expected.",
+} satisfies ApiErrorData;
+
+/** A 2xx answer with a content type that is not JSON (a web page, a proxy's error page). */
+export const NotJsonContentType = {
+  name: "NotJsonContentType",
+  title: "The response is not JSON.",
+  failure: "malformed",
+  /** `contentType` and `start` (the body's first characters): quoted. */
+  message: ({ contentType, start }: { contentType: string; start: string }) => `expected JSON but the response is ${contentType} (starts ${start})`,
+  action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API.",
+} satisfies ApiErrorData;
+
+/** A 2xx JSON answer whose body does not parse. */
+export const InvalidJson = {
+  name: "InvalidJson",
+  title: "The response is not valid JSON.",
+  failure: "malformed",
+  /** `reason`: the parser's, escaped; `start`: the body's first characters, quoted. */
+  message: ({ reason, start }: { reason: string; start: string }) => `the response is not valid JSON (${reason}; starts ${start})`,
+  action: "The comments API sent a broken body; try again, and report it to the service if it persists.",
+} satisfies ApiErrorData;
+
+/** A 2xx JSON answer that breaks the API contract (the JSON Schema in @astro-comments/schema). */
+export const ContractBroken = {
+  name: "ContractBroken",
+  title: "The response does not match the API contract.",
+  failure: "contract",
+  message: ({ problems }: { problems: string }) => `the response does not match the comments API contract (${problems})`,
+  action: "The service changed its response shape, or COMMENTS_API_URL points at another API; nothing was rendered from it.",
+} satisfies ApiErrorData;
 
 /** Page 1's meta does not add up: last_page is not what total and per_page make. */
 export const InconsistentMeta = {

@@ -71,6 +71,11 @@ function wordEntry(entry: ApiErrorData, params: unknown): { failure: CommentsApi
   return { failure: entry.failure, message: word(entry.message), action: word(entry.action) };
 }
 
+/** A catalogue entry's (errors-data.ts) failure kind, message and action, worded. */
+export function worded<Entry extends ApiErrorData>(entry: Entry, ...params: WordingArgs<Entry>): { failure: CommentsApiFailure; message: string; action: string } {
+  return wordEntry(entry, params[0]);
+}
+
 /** The CommentsApiError of a catalogue entry (errors-data.ts), failed at `place`. */
 export function apiError<Entry extends ApiErrorData>(entry: Entry, place: Place, ...params: WordingArgs<Entry>): CommentsApiError {
   return new CommentsApiError({ ...place, ...wordEntry(entry, params[0]) });
