@@ -178,6 +178,124 @@ export const CheckStateMissing = {
 } satisfies ErrorData;
 
 // ---------------------------------------------------------------------------------------------
+// The deployed state (`astro-comments check`): StateUnusable, whose message the check prints
+// after "cannot tell whether the comments changed: ", and then builds. No hint: the advice is
+// always to build.
+// ---------------------------------------------------------------------------------------------
+
+/** How fetching the deployed state failed: a timeout, or what the network said. */
+type StateFetchFailure = { timedOutAfterMs: number } | { reason: string };
+
+/** --state or COMMENTS_STATE_URL starts like a URL but is none. */
+export const StateUrlInvalid = {
+  name: "StateUrlInvalid",
+  title: "The deployed state's URL is not a URL.",
+  message: (location: string) => `the deployed state's URL "${location}" is not a URL`,
+} satisfies ErrorData;
+
+/** The deployed state's URL gave no answer (DNS, refused, timeout). */
+export const StateUnreachable = {
+  name: "StateUnreachable",
+  title: "The deployed state could not be fetched.",
+  message: (where: string, failure: StateFetchFailure) =>
+    `could not fetch the deployed state from ${where} (${"reason" in failure ? failure.reason : `no answer within ${failure.timedOutAfterMs / 1000} s`})`,
+} satisfies ErrorData;
+
+/** The deployed state's URL answered 404: a first deploy, or a build without feeds.state. */
+export const StateNotFound = {
+  name: "StateNotFound",
+  title: "There is no deployed state.",
+  message: (where: string) => `there is no deployed state at ${where} (HTTP 404): a first deploy, or a build without feeds.state`,
+} satisfies ErrorData;
+
+/** The deployed state's URL answered another error status. */
+export const StateHttpError = {
+  name: "StateHttpError",
+  title: "The deployed state's URL answered an error.",
+  message: (where: string, status: number) => `the deployed state at ${where} answered HTTP ${status}`,
+} satisfies ErrorData;
+
+/** The answer grew past any real state's size (a wrong URL's answer). */
+export const StateTooLarge = {
+  name: "StateTooLarge",
+  title: "The deployed state is too large to be one.",
+  message: (where: string, maxBytes: number) => `the deployed state at ${where} is over ${maxBytes / 1024 / 1024} MiB, so it is not one`,
+} satisfies ErrorData;
+
+/** The deployed state's body broke off, or did not arrive in time. */
+export const StateDownloadBroken = {
+  name: "StateDownloadBroken",
+  title: "The deployed state broke off while downloading.",
+  message: (where: string, failure: StateFetchFailure) =>
+    `the deployed state at ${where} broke off while downloading (${"reason" in failure ? failure.reason : `not complete within ${failure.timedOutAfterMs / 1000} s`})`,
+} satisfies ErrorData;
+
+/** --state names a file that does not exist. */
+export const StateFileMissing = {
+  name: "StateFileMissing",
+  title: "There is no deployed state file.",
+  message: (path: string) => `there is no deployed state at ${path} (no such file)`,
+} satisfies ErrorData;
+
+/** --state names a file that cannot be read. */
+export const StateFileUnreadable = {
+  name: "StateFileUnreadable",
+  title: "The deployed state file cannot be read.",
+  message: (path: string, reason: string) => `could not read the deployed state at ${path} (${reason})`,
+} satisfies ErrorData;
+
+/** The deployed state is not JSON. */
+export const StateNotJson = {
+  name: "StateNotJson",
+  title: "The deployed state is not JSON.",
+  message: (where: string) => `the deployed state at ${where} is not JSON`,
+} satisfies ErrorData;
+
+/** The JSON at the state's location is not an astro-comments state. */
+export const NotAState = {
+  name: "NotAState",
+  title: "No astro-comments state.",
+  message: (where: string) => `${where} holds no astro-comments state`,
+} satisfies ErrorData;
+
+/** The deployed state was written by a version of astro-comments with another state format. */
+export const StateFormatOther = {
+  name: "StateFormatOther",
+  title: "The deployed state has another format.",
+  message: (where: string, format: unknown, readable: number) =>
+    `the deployed state at ${where} has format ${JSON.stringify(format)}, and this astro-comments reads format ${readable} (the site was built with another version)`,
+} satisfies ErrorData;
+
+/** The deployed state names no domain. */
+export const StateWithoutDomain = {
+  name: "StateWithoutDomain",
+  title: "The deployed state names no domain.",
+  message: (where: string) => `the deployed state at ${where} names no domain`,
+} satisfies ErrorData;
+
+/** A complete deployed state lacks a field, or holds a malformed one. */
+export const StateDamaged = {
+  name: "StateDamaged",
+  title: "The deployed state is damaged.",
+  message: (where: string) => `the deployed state at ${where} is damaged (a field is missing or malformed)`,
+} satisfies ErrorData;
+
+/** The deployed state is of another domain than the one the check crawls. */
+export const StateOfOtherDomain = {
+  name: "StateOfOtherDomain",
+  title: "The deployed state is of another domain.",
+  message: (where: string, stateDomain: string, domain: string) => `the deployed state at ${where} is of ${stateDomain}, not ${domain}`,
+} satisfies ErrorData;
+
+/** The deployed build's own fetch failed and it showed an earlier fetch's comments (`asOf`: when, if known). */
+export const StateFromEarlierFetch = {
+  name: "StateFromEarlierFetch",
+  title: "The deployed build showed an earlier fetch's comments.",
+  message: (asOf: string | undefined) =>
+    `the deployed build showed an earlier fetch's comments${asOf ? ` (as of ${asOf})` : ""} because its own fetch failed, so it may lack approved comments`,
+} satisfies ErrorData;
+
+// ---------------------------------------------------------------------------------------------
 // The comments API: CommentsApiError, after any retries.
 // ---------------------------------------------------------------------------------------------
 
