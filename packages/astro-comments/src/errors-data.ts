@@ -9,12 +9,12 @@
 // "astro-comments: <message> (<url>, HTTP <status>). <action>", with the hint of their failure kind.
 // What the service said reaches these builders already redacted and quoted (api/refusals.ts).
 
-/** An error of the package. */
+/** An error of the package. Unlike Astro's, a hint never varies: it says where to look, not what went wrong. */
 export interface ErrorData {
   name: string;
   title: string;
   message: string | ((...params: never[]) => string);
-  hint?: string | ((...params: never[]) => string);
+  hint?: string;
 }
 
 /** A request or crawl that failed for good: a CommentsApiError. Its hint is its failure kind's, in `apiFailureHints`. */

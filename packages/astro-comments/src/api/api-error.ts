@@ -64,7 +64,8 @@ export class CommentsApiError extends Error {
 type ParamsOf<Wording> = Wording extends (params: infer P) => string ? P : unknown;
 /** What an entry's message and action are worded from: nothing when both are plain strings. */
 type WordingArgs<Entry extends ApiErrorData> = unknown extends ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]> ? [] : [ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]>];
-type Place = Pick<ConstructorParameters<typeof CommentsApiError>[0], "url" | "status" | "attempts">;
+/** Where a request failed (its URL, the status if any), and after how many attempts. */
+export type ApiErrorPlace = Pick<ConstructorParameters<typeof CommentsApiError>[0], "url" | "status" | "attempts">;
 
 function wordEntry(entry: ApiErrorData, params: unknown): { failure: CommentsApiFailure; message: string; action: string } {
   const word = (wording: string | ((params: never) => string)) => (typeof wording === "string" ? wording : wording(params as never));
@@ -77,6 +78,6 @@ export function worded<Entry extends ApiErrorData>(entry: Entry, ...params: Word
 }
 
 /** The CommentsApiError of a catalogue entry (errors-data.ts), failed at `place`. */
-export function apiError<Entry extends ApiErrorData>(entry: Entry, place: Place, ...params: WordingArgs<Entry>): CommentsApiError {
+export function apiError<Entry extends ApiErrorData>(entry: Entry, place: ApiErrorPlace, ...params: WordingArgs<Entry>): CommentsApiError {
   return new CommentsApiError({ ...place, ...wordEntry(entry, params[0]) });
 }

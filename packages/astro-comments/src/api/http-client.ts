@@ -251,7 +251,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         errorBody = undefined;
       }
       const location = headers["location"];
-      throw refusal(status, errorBody, Array.isArray(location) ? location[0] : location, { url, status, attempts: attempt }, options.domain, perPage, redact);
+      throw refusal({ url, status, attempts: attempt }, errorBody, Array.isArray(location) ? location[0] : location, options.domain, perPage, redact);
     }
   }
 

@@ -15,12 +15,10 @@ import {
   TokenRejected,
   type Audience,
 } from "../errors-data.ts";
-import { apiError, CommentsApiError, worded } from "./api-error.ts";
+import { apiError, CommentsApiError, worded, type ApiErrorPlace } from "./api-error.ts";
 import { brandedInstance, hasBrand } from "./brand.ts";
 import { describeLimit, type RateLimitBudgetExceeded } from "./rate-limit-gate.ts";
 import { escapeControlCharacters, quoteServiceText } from "./service-text.ts";
-
-type Place = { url: string; status?: number; attempts?: number };
 
 const perPageRefusedBrand = Symbol.for("astro-comments.PerPageRefused");
 
@@ -84,7 +82,8 @@ function redirectTarget(location: string | undefined, url: string): { shown: str
 }
 
 /** The error for a redirect or a 4xx other than 429, from its status, body and Location header. */
-export function refusal(status: number, body: unknown, location: string | undefined, place: Place & { status: number }, domain: string, perPage: number, redact: (text: string) => string): CommentsApiError {
+export function refusal(place: ApiErrorPlace & { status: number }, body: unknown, location: string | undefined, domain: string, perPage: number, redact: (text: string) => string): CommentsApiError {
+  const { status } = place;
   if (status >= 300 && status < 400) {
     // Not followed: the token travels with the request, and a redirect may point anywhere.
     const target = redirectTarget(location === undefined ? undefined : redact(location), place.url);
@@ -113,7 +112,7 @@ export function refusal(status: number, body: unknown, location: string | undefi
 }
 
 /** The error when the rate limit asks for a longer pause than the crawl's rateLimitWait has left. */
-export function rateLimitRefusal(exceeded: RateLimitBudgetExceeded, place: Place, audience: Audience, need: string | undefined): CommentsApiError {
+export function rateLimitRefusal(exceeded: RateLimitBudgetExceeded, place: ApiErrorPlace, audience: Audience, need: string | undefined): CommentsApiError {
   const { pause, budget } = exceeded;
   return apiError(RateLimitWaitExceeded, place, {
     limit: describeLimit(pause.limit, pause.periodMs),
