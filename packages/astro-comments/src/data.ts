@@ -15,6 +15,7 @@ import { commentItemChunks, commentItemsHtml, type CommentView } from "./render/
 import type { RenderedComment } from "./render/comment-tree.ts";
 import { pathKey } from "./render/path-key.ts";
 import { astroSafeString } from "./api/api-error.ts";
+import { CommentsNotLoaded } from "./errors-data.ts";
 
 export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from "./loader/entry-schema.ts";
 export type { RenderedComment } from "./render/comment-tree.ts";
@@ -76,10 +77,8 @@ async function pageComments(entry: Entry): Promise<PageComments> {
   const shard = await loadShard(entry);
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
-    const error = new Error(
-      `astro-comments: the comments of ${entry.id} could not be loaded from ${entry.filePath ?? "its content module"} (the module failed to load, and Astro logged why above, or its saved comments changed on disk since the sync checked them). Build again; if it persists, delete Astro's cacheDir (node_modules/.astro unless set) so the comments are fetched anew.`,
-    );
-    throw Object.assign(error, { hint: "Each page's comments live in a generated module in the cacheDir, named in its content entry.", toString: () => astroSafeString(error) });
+    const error = new Error(CommentsNotLoaded.message(entry.id, entry.filePath ?? "its content module"));
+    throw Object.assign(error, { hint: CommentsNotLoaded.hint, toString: () => astroSafeString(error) });
   }
   return { path: entry.data.path, count: entry.data.count, comments: ordered(data.comments), digest: String(entry.digest ?? "") };
 }

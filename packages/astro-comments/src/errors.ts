@@ -6,6 +6,7 @@ import { AstroError } from "astro/errors";
 import { astroSafeString } from "./api/api-error.ts";
 import { brandedInstance, hasBrand } from "./api/brand.ts";
 import { escapeControlCharacters } from "./api/service-text.ts";
+import type { ErrorData } from "./errors-data.ts";
 
 export { CommentsApiError, type CommentsApiFailure } from "./api/api-error.ts";
 
@@ -28,6 +29,14 @@ export class CommentsConfigError extends AstroError {
   override toString(): string {
     return astroSafeString(this);
   }
+}
+
+type MessageArgs<Entry extends ErrorData> = Entry["message"] extends (...params: infer P) => string ? P : [];
+
+/** The CommentsConfigError of a catalogue entry (errors-data.ts). */
+export function configError<Entry extends ErrorData & { hint: string }>(entry: Entry, ...params: MessageArgs<Entry>): CommentsConfigError {
+  const message = typeof entry.message === "string" ? entry.message : (entry.message as (...args: unknown[]) => string)(...params);
+  return new CommentsConfigError(message, entry.hint);
 }
 
 /**

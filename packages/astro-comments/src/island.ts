@@ -3,7 +3,8 @@
 // script on a prerendered page that already shows the build's comments, so a failure here must
 // answer in a way that leaves them in place (Astro's island script swaps only a 200 text/html).
 import config from "virtual:astro-comments/config";
-import { CommentsApiError, CommentsConfigError } from "./errors.ts";
+import { CommentsApiError, CommentsConfigError, configError } from "./errors.ts";
+import { IslandCacheInvalid } from "./errors-data.ts";
 import { whileWaited } from "./loader/fetch-comments.ts";
 import { commentsCacheTag } from "./live-loader.ts";
 import { fetchPageThreads, liveSettings } from "./loader/live-page.ts";
@@ -37,7 +38,7 @@ export function islandCache(cache: IslandCache = {}): Required<IslandCache> {
   const bad = Object.entries(settings).filter(([, seconds]) => !Number.isInteger(seconds) || seconds < 0);
   if (bad.length > 0) {
     const names = bad.map(([name, seconds]) => `${name} (${String(seconds)})`).join(", ");
-    throw new CommentsConfigError(`astro-comments: <CommentsIsland cache={…}> needs whole numbers of seconds, 0 or more: ${names}.`, "For example cache={{ maxAge: 60, staleWhileRevalidate: 600 }}.");
+    throw configError(IslandCacheInvalid, names);
   }
   return settings;
 }

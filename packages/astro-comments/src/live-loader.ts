@@ -8,7 +8,9 @@ import type { LiveLoader } from "astro/loaders";
 import type { CommentThread } from "./api/generated/api-types.ts";
 import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
 import type { PageCommentsData } from "./loader/entry-schema.ts";
+import { apiError } from "./api/api-error.ts";
 import { CommentsApiError, CommentsConfigError } from "./errors.ts";
+import { LiveLoadFailed } from "./errors-data.ts";
 import { whileWaited } from "./loader/fetch-comments.ts";
 import { fetchPageThreads, fetchThreads, liveSettings } from "./loader/live-page.ts";
 import type { CommentsOptions } from "./integration/options.ts";
@@ -45,7 +47,7 @@ async function pageEntry(key: string, threads: readonly CommentThread[]) {
   return { id: key, data, cacheHint: { tags: [commentsCacheTag(key)], ...(lastModified ? { lastModified } : {}) } };
 }
 
-const asError = (error: unknown): LiveError => (error instanceof CommentsApiError || error instanceof CommentsConfigError ? error : new CommentsApiError({ failure: "network", url: "(live loader)", message: `the live comments could not be loaded: ${(error as Error).message}`, action: "See the server log." }));
+const asError = (error: unknown): LiveError => (error instanceof CommentsApiError || error instanceof CommentsConfigError ? error : apiError(LiveLoadFailed, { url: "(live loader)" }, { reason: (error as Error).message }));
 
 /**
  * Comments of pages rendered on demand, fetched per request. `getLiveEntry("liveComments", path)`

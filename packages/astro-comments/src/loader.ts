@@ -4,7 +4,8 @@ import "./utils/node-version.ts";
 import type { Loader } from "astro/loaders";
 import { LOADER_NAME } from "./constants.ts";
 import { pageEntrySchema } from "./loader/entry-schema.ts";
-import { CommentsConfigError } from "./errors.ts";
+import { configError } from "./errors.ts";
+import { LoaderWithoutIntegration } from "./errors-data.ts";
 // Nothing that fetches or renders: pages bundle this module whenever they import content.config.ts
 // (for a constant, say), so the work is the integration's (see SiteHandoff.sync).
 import { siteHandoff } from "./site-registry.ts";
@@ -40,10 +41,7 @@ export function commentsLoader(): CommentsLoader {
     load: async (context) => {
       const site = siteHandoff(context.config.root);
       if (site?.sync === undefined) {
-        throw new CommentsConfigError(
-          "astro-comments: commentsLoader() found no comments() integration; add it to the integrations in astro.config.",
-          'import comments from "astro-comments"; then integrations: [comments()] in astro.config.mjs. The loader takes its settings from there.',
-        );
+        throw configError(LoaderWithoutIntegration);
       }
       await site.sync(context);
     },

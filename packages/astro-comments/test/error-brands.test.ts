@@ -11,7 +11,8 @@ import { serve } from "./helpers/servers.ts";
 type Errors = typeof import("../src/errors.ts");
 type Client = typeof import("../src/api/http-client.ts");
 type Gate = typeof import("../src/api/rate-limit-gate.ts");
-interface Instance { errors: Errors; client: Client; gate: Gate }
+type Refusals = typeof import("../src/api/refusals.ts");
+interface Instance { errors: Errors; client: Client; gate: Gate; refusals: Refusals }
 
 const packageDir = fileURLToPath(new URL("../", import.meta.url));
 const copyDir = mkdtempSync(join(tmpdir(), "ac-second-copy-"));
@@ -19,6 +20,7 @@ const load = async (dist: string): Promise<Instance> => ({
   errors: (await import(pathToFileURL(join(dist, "errors.js")).href)) as Errors,
   client: (await import(pathToFileURL(join(dist, "api/http-client.js")).href)) as Client,
   gate: (await import(pathToFileURL(join(dist, "api/rate-limit-gate.js")).href)) as Gate,
+  refusals: (await import(pathToFileURL(join(dist, "api/refusals.js")).href)) as Refusals,
 });
 
 let integration: Instance;
@@ -40,12 +42,12 @@ describe("errors across two instances of the package", () => {
   it("instanceof holds for each error class whichever copy threw it, and a subclass stays apart", () => {
     const apiError = new integration.errors.CommentsApiError({ failure: "network", url: "https://api.example/api/comments", message: "down", action: "Wait." });
     const configError = new integration.errors.CommentsConfigError("astro-comments: bad.", "Hint.");
-    const perPage = new integration.client.PerPageRefused({ failure: "invalid-request", url: "https://api.example/api/comments", message: "no", action: "Lower it." }, 100);
+    const perPage = new integration.refusals.PerPageRefused({ failure: "invalid-request", url: "https://api.example/api/comments", message: "no", action: "Lower it." }, 100);
     expect(apiError).toBeInstanceOf(loader.errors.CommentsApiError);
     expect(configError).toBeInstanceOf(loader.errors.CommentsConfigError);
-    expect(perPage).toBeInstanceOf(loader.client.PerPageRefused);
+    expect(perPage).toBeInstanceOf(loader.refusals.PerPageRefused);
     expect(perPage).toBeInstanceOf(loader.errors.CommentsApiError);
-    expect(apiError).not.toBeInstanceOf(loader.client.PerPageRefused);
+    expect(apiError).not.toBeInstanceOf(loader.refusals.PerPageRefused);
     expect(configError).not.toBeInstanceOf(loader.errors.CommentsApiError);
     expect(new Error("x")).not.toBeInstanceOf(loader.errors.CommentsApiError);
     expect((null as unknown) instanceof loader.errors.CommentsApiError).toBe(false);

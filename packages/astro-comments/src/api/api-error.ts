@@ -2,23 +2,11 @@
 // under api/) also runs in plain Node bins and bundles (the mock's record/verify, the freshness
 // check). Astro still formats it as one of its own: its error printer recognises AstroError by
 // the `type` field, not the class, and then prints our `hint` instead of inventing one.
+import { apiFailureHints, type ApiErrorData, type CommentsApiFailure } from "../errors-data.ts";
 import { brandedInstance, hasBrand } from "./brand.ts";
 import { escapeControlCharacters } from "./service-text.ts";
 
-export type CommentsApiFailure =
-  | "unauthorized"
-  | "forbidden"
-  | "invalid-request"
-  | "not-found"
-  | "rate-limited"
-  | "server-error"
-  | "redirected"
-  | "network"
-  | "timeout"
-  | "too-large"
-  | "malformed"
-  | "contract"
-  | "drift";
+export type { CommentsApiFailure };
 
 /**
  * `String(error)` for our errors. Astro's error printer replaces any error's hint with one about
@@ -65,7 +53,7 @@ export class CommentsApiError extends Error {
     this.failure = details.failure;
     this.attempts = details.attempts ?? 1;
     this.action = escapeControlCharacters(details.action);
-    this.hint = details.hint ?? hints[details.failure];
+    this.hint = details.hint ?? apiFailureHints[details.failure];
   }
 
   override toString(): string {
@@ -73,19 +61,23 @@ export class CommentsApiError extends Error {
   }
 }
 
-// Our own hint for each failure, so Astro never adds a generic one of its own.
-const hints: Record<CommentsApiFailure, string> = {
-  unauthorized: "The token is read from COMMENTS_API_TOKEN or the apiToken option; it is sent only in the Authorization header and never printed.",
-  forbidden: "The domain is read from COMMENTS_DOMAIN or the domain option and must match the account's site exactly.",
-  "invalid-request": "The service validated the request and refused it; the message quotes what it said.",
-  redirected: "The API token travels with every request, so a redirect is never followed: the client only talks to the address you configured.",
-  "not-found": "The endpoint is COMMENTS_API_URL (or apiUrl) followed by /api/comments.",
-  "rate-limited": "Waits for the service's rate limit count against the rateLimitWait option (default 10 minutes), not against giveUpAfter.",
-  "server-error": "With onError: \"last-good\" (the default), a build keeps the comments of its last complete fetch.",
-  network: "With onError: \"last-good\" (the default), a build keeps the comments of its last complete fetch.",
-  timeout: "The timeout option bounds one attempt; giveUpAfter bounds all attempts of one request.",
-  "too-large": "maxResponseBytes guards memory; perPage sets how many comments one response holds.",
-  malformed: "Nothing was rendered from this response; the last good comments are kept where possible.",
-  contract: "The contract is the JSON Schema in @astro-comments/schema; fields it does not know are tolerated, changed ones are not.",
-  drift: "The crawl starts over when the total or the paging changes under it; it gives up after three crawls.",
-};
+type ParamsOf<Wording> = Wording extends (params: infer P) => string ? P : unknown;
+/** What an entry's message and action are worded from: nothing when both are plain strings. */
+type WordingArgs<Entry extends ApiErrorData> = unknown extends ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]> ? [] : [ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]>];
+/** Where a request failed (its URL, the status if any), and after how many attempts. */
+export type ApiErrorPlace = Pick<ConstructorParameters<typeof CommentsApiError>[0], "url" | "status" | "attempts">;
+
+function wordEntry(entry: ApiErrorData, params: unknown): { failure: CommentsApiFailure; message: string; action: string } {
+  const word = (wording: string | ((params: never) => string)) => (typeof wording === "string" ? wording : wording(params as never));
+  return { failure: entry.failure, message: word(entry.message), action: word(entry.action) };
+}
+
+/** A catalogue entry's (errors-data.ts) failure kind, message and action, worded. */
+export function worded<Entry extends ApiErrorData>(entry: Entry, ...params: WordingArgs<Entry>): { failure: CommentsApiFailure; message: string; action: string } {
+  return wordEntry(entry, params[0]);
+}
+
+/** The CommentsApiError of a catalogue entry (errors-data.ts), failed at `place`. */
+export function apiError<Entry extends ApiErrorData>(entry: Entry, place: ApiErrorPlace, ...params: WordingArgs<Entry>): CommentsApiError {
+  return new CommentsApiError({ ...place, ...wordEntry(entry, params[0]) });
+}

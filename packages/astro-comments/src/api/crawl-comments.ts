@@ -7,8 +7,9 @@ import { createHash } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import { crawlAllPages, type PageCollector } from "./crawl.ts";
 import type { Credentials } from "./credentials.ts";
-import { createCommentsClient, PerPageRefused, type CommentsClientOptions } from "./http-client.ts";
+import { createCommentsClient, type CommentsClientOptions } from "./http-client.ts";
 import { DEFAULT_RATE_LIMIT_WAIT_MS, describeLimit, RateLimitGate, sharedGate, type GateClock, type Pause, type WaitBudget } from "./rate-limit-gate.ts";
+import { PerPageRefused } from "./refusals.ts";
 import { plural } from "../utils/counting.ts";
 
 export interface CrawlLogger {

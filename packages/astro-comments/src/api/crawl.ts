@@ -7,7 +7,8 @@
 // Each page is handed to a collector as it arrives and then dropped, so what a crawl keeps is up
 // to its collector: every thread for a build, only digests for the freshness check.
 import type { CommentThread } from "./generated/api-types.ts";
-import { CommentsApiError } from "./api-error.ts";
+import { InconsistentMeta, listChanges, ListKeptChanging, WrongPage } from "../errors-data.ts";
+import { apiError } from "./api-error.ts";
 import { boundedMap } from "./bounded-map.ts";
 import type { FetchedPage } from "./http-client.ts";
 
@@ -59,17 +60,17 @@ async function crawlOnce<T>(options: CrawlOptions<T>): Promise<CrawlResult<T> & 
   const first = await options.fetchPage(1, options.perPage);
   const { total, per_page: perPage, last_page: lastPage } = first.body.meta;
   if (lastPage !== Math.max(1, Math.ceil(total / perPage))) {
-    throw new CommentsApiError({ failure: "contract", url: first.url, message: `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`, action: "The service's pagination looks broken; try again later." });
+    throw apiError(InconsistentMeta, { url: first.url }, { total, perPage, lastPage });
   }
   const expectedCount = (page: number) => Math.max(0, Math.min(perPage, total - (page - 1) * perPage));
   const check = (fetched: FetchedPage, page: number) => {
     const { meta, data } = fetched.body;
     if (meta.current_page !== page) {
-      throw new CommentsApiError({ failure: "contract", url: fetched.url, message: `asked for page ${page} but got page ${meta.current_page}`, action: "The service ignored the page parameter, so nothing can be crawled reliably; check COMMENTS_API_URL." });
+      throw apiError(WrongPage, { url: fetched.url }, { asked: page, got: meta.current_page });
     }
-    if (meta.total !== total) throw new ListChanged(`the total went from ${total} to ${meta.total}`);
-    if (meta.per_page !== perPage || meta.last_page !== lastPage) throw new ListChanged(`pagination changed (per_page ${perPage}→${meta.per_page}, last_page ${lastPage}→${meta.last_page})`);
-    if (data.length !== expectedCount(page)) throw new ListChanged(`page ${page} held ${data.length} comments where ${expectedCount(page)} were expected`);
+    if (meta.total !== total) throw new ListChanged(listChanges.total(total, meta.total));
+    if (meta.per_page !== perPage || meta.last_page !== lastPage) throw new ListChanged(listChanges.paging(perPage, meta.per_page, lastPage, meta.last_page));
+    if (data.length !== expectedCount(page)) throw new ListChanged(listChanges.pageSize(page, data.length, expectedCount(page)));
     return data;
   };
 
@@ -93,7 +94,7 @@ export async function crawlAllPages<T>(options: CrawlOptions<T>): Promise<CrawlR
     } catch (error) {
       if (!(error instanceof ListChanged)) throw error;
       if (crawl >= maxCrawls) {
-        throw new CommentsApiError({ failure: "drift", url: options.endpoint, message: `the comments kept changing during ${crawl} crawls (${error.message})`, action: "Comments are being moderated right now; try again in a minute." });
+        throw apiError(ListKeptChanging, { url: options.endpoint }, { crawls: crawl, change: error.message });
       }
       options.onRestart?.(error.message);
     }

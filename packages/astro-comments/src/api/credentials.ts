@@ -1,5 +1,6 @@
 // Where to fetch comments from and as whom: checked the same way for the integration and for the
 // bins (freshness check, the mock's record and verify), which read only the environment.
+import { EnvCredentialsInvalid, EnvCredentialsMissing } from "../errors-data.ts";
 
 export interface Credentials {
   domain: string;
@@ -47,12 +48,12 @@ export function listNames(names: readonly string[]): string {
 export function credentialsFromEnv(env: Record<string, string | undefined>): Credentials {
   const values = { domain: env[envNames.domain]?.trim() ?? "", apiUrl: env[envNames.apiUrl]?.trim() ?? "", apiToken: env[envNames.apiToken]?.trim() ?? "" };
   const missing = (Object.keys(values) as Array<keyof typeof values>).filter((key) => values[key] === "").map((key) => envNames[key]);
-  if (missing.length > 0) throw new Error(`set ${listNames(missing)} (in the environment or .env)`);
+  if (missing.length > 0) throw new Error(EnvCredentialsMissing.message(listNames(missing)));
   const problems: string[] = [];
   const credentials = checkCredentials(values, problems);
   if (problems.length > 0) {
     const byVariable = problems.map((problem) => problem.replace(/^"(domain|apiUrl|apiToken)"/, (_, key: keyof typeof envNames) => envNames[key]));
-    throw new Error(byVariable.join("; "));
+    throw new Error(EnvCredentialsInvalid.message(byVariable));
   }
   return credentials;
 }

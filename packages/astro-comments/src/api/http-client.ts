@@ -1,16 +1,18 @@
 // One page of the comments list over HTTP (undici): bearer auth, a deadline per attempt and per
 // request, retries with backoff, the crawl-wide rate-limit gate, fail-fast on 4xx, size limit,
 // content-type, JSON and schema checks. Every error names the URL and status; the token never
-// leaves the Authorization header.
+// leaves the Authorization header. This is the loop: send, classify, retry or throw. What each
+// failure says is in errors-data.ts, and refusals.ts reads an answer or a failed attempt into it.
 import { setTimeout as delay } from "node:timers/promises";
-import type { CommentListResponse, ValidationError } from "./generated/api-types.ts";
+import type { CommentListResponse } from "./generated/api-types.ts";
 import { createContractValidator, describeSchemaErrors } from "./generated/list-response-contract.ts";
 import { Agent, request } from "undici";
-import { CommentsApiError, type CommentsApiFailure } from "./api-error.ts";
-import { brandedInstance, hasBrand } from "./brand.ts";
-import { DEFAULT_RATE_LIMIT_WAIT_MS, describeLimit, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type WaitBudget } from "./rate-limit-gate.ts";
+import { ApiTimedOut, ApiUnreachable, ContractBroken, InvalidJson, NotJsonContentType, ResponseTooLarge, ServerKeptFailing } from "../errors-data.ts";
+import { apiError, CommentsApiError } from "./api-error.ts";
+import { DEFAULT_RATE_LIMIT_WAIT_MS, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type WaitBudget } from "./rate-limit-gate.ts";
+import { describeAttemptFailure, parserReason, rateLimitRefusal, refusal } from "./refusals.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
-import { escapeControlCharacters, quoteServiceText } from "./service-text.ts";
+import { quoteServiceText } from "./service-text.ts";
 
 export interface CommentsClientOptions {
   /** The list endpoint, e.g. https://go.jamcomments.com/api/comments. */
@@ -71,97 +73,6 @@ export function pageUrl(endpoint: URL, domain: string, page: number, perPage: nu
   return url.toString();
 }
 
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-
-/** What went wrong on the wire, in words: the phase it failed in matters more than undici's code. */
-function describeAttemptFailure(error: unknown, phase: "headers" | "body", timedOutAfterMs: number | undefined, bytes: number): { reason: string; timeout: boolean } {
-  if (timedOutAfterMs !== undefined) {
-    return phase === "headers"
-      ? { reason: `no response headers within ${seconds(timedOutAfterMs)}`, timeout: true }
-      : { reason: `the response body was still arriving after ${seconds(timedOutAfterMs)} (${bytes} bytes received; the API is stalled or trickling)`, timeout: true };
-  }
-  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = err.cause?.code ?? err.code;
-  const detail = err.cause?.message ?? err.message ?? "";
-  // undici's words can carry the bytes it choked on (a header value, a status line).
-  const text = escapeControlCharacters(code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail).slice(0, 200);
-  const where = phase === "headers" ? "before the response" : `in the middle of the response body (${bytes} bytes received)`;
-  return { reason: `the connection failed ${where}: ${text || String(error)}`, timeout: false };
-}
-
-const perPageRefusedBrand = Symbol.for("astro-comments.PerPageRefused");
-
-/** A 422 for per_page: the largest value the service names ("may not be greater than 100"), if it names one. */
-export class PerPageRefused extends CommentsApiError {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, perPageRefusedBrand);
-  }
-  readonly limit: number | undefined;
-  constructor(details: ConstructorParameters<typeof CommentsApiError>[0], limit: number | undefined) {
-    super(details);
-    brandedInstance(this, perPageRefusedBrand);
-    this.limit = limit;
-  }
-}
-
-/**
- * A redirect's target as a message may show it: resolved against the request, without user and
- * password, quoted. Undefined without a Location header.
- */
-function redirectTarget(location: string | undefined, url: string): { shown: string; apiUrl: string | undefined } | undefined {
-  if (location === undefined || location.trim() === "") return undefined;
-  let target: URL;
-  try {
-    target = new URL(location.trim(), url);
-  } catch {
-    return { shown: quoteServiceText(location), apiUrl: undefined };
-  }
-  target.username = "";
-  target.password = "";
-  const path = target.pathname.replace(/\/+$/, "");
-  // The endpoint is apiUrl followed by /api/comments: the base to configure is what precedes it.
-  const base = path.endsWith("/api/comments") ? `${target.origin}${path.slice(0, -"/api/comments".length)}` : target.origin;
-  const safeBase = (target.protocol === "https:" || target.protocol === "http:") && escapeControlCharacters(base) === base ? base : undefined;
-  return { shown: quoteServiceText(target.href, 120), apiUrl: safeBase };
-}
-
-/** `redact` is applied to the service's words before they are quoted: an excerpt may not cut the token in half. */
-function refusal(status: number, body: unknown, location: string | undefined, url: string, domain: string, perPage: number, redact: (text: string) => string): { failure: CommentsApiFailure; message: string; action: string; perPage?: { limit: number | undefined } } {
-  if (status >= 300 && status < 400) {
-    // Not followed: the token travels with the request, and a redirect may point anywhere.
-    const target = redirectTarget(location === undefined ? undefined : redact(location), url);
-    return {
-      failure: "redirected",
-      message: target ? `the comments API redirected the request to ${target.shown}, and redirects are not followed (the API token would go with them)` : "the comments API answered with a redirect without a target, and redirects are not followed",
-      action: target?.apiUrl ? `Set COMMENTS_API_URL (or the apiUrl option) to the final address, ${target.apiUrl}, if you trust it.` : "Set COMMENTS_API_URL (or the apiUrl option) to the service's final address.",
-    };
-  }
-  switch (status) {
-    case 401:
-      return { failure: "unauthorized", message: "the comments API rejected the API token", action: "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area." };
-    case 403:
-      return { failure: "forbidden", message: `the API token may not read comments of "${domain}"`, action: "Check COMMENTS_DOMAIN (or the domain option): it must be the site's domain exactly as configured in your comments account, and the token must belong to that account." };
-    case 404:
-      return { failure: "not-found", message: "the comments API endpoint was not found", action: "Check COMMENTS_API_URL (or the apiUrl option): it should be the service's base URL, e.g. https://go.jamcomments.com." };
-    default: {
-      const errors = (body as Partial<ValidationError> | undefined)?.errors ?? {};
-      const perPageMessage = errors.per_page?.join(" ");
-      if (perPageMessage !== undefined) {
-        // Laravel words its max rule "may not be greater than 100" (8.x) or "must not be greater than 100" (9+).
-        const limit = /greater than (\d+)/.exec(perPageMessage)?.[1];
-        return {
-          failure: "invalid-request",
-          message: `the comments API refused per_page=${perPage} (${quoteServiceText(redact(perPageMessage), 120)})`,
-          action: limit ? `Set the perPage option to ${limit} or less.` : "Set the perPage option lower (50 is accepted by every version of the service).",
-          perPage: { limit: limit === undefined ? undefined : Number(limit) },
-        };
-      }
-      const detail = quoteServiceText(redact(Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ")), 160);
-      return { failure: "invalid-request", message: `the comments API refused the request${detail !== '""' ? ` (${detail})` : ""}`, action: "Check the domain option. If it looks right, the API may have changed: please report it with this message." };
-    }
-  }
-}
-
 /** The meta fields the client reads from decimal strings (contract reports tolerate exactly these). */
 export const metaNumbers = ["current_page", "from", "to", "last_page", "per_page", "total"] as const;
 
@@ -181,15 +92,6 @@ function readDecimalStrings(body: unknown): void {
   }
 }
 
-/**
- * JSON.parse's reason without its own excerpt of the body: V8 quotes the body raw, newlines and
- * all ("Unexpected token '<', "<br />\n<b>"... is not valid JSON"), and the message quotes the start
- * of the body itself, safely.
- */
-function parserReason(error: Error): string {
-  return escapeControlCharacters(error.message.replace(/, "[\s\S]*$/, "")).slice(0, 120);
-}
-
 export function createCommentsClient(options: CommentsClientOptions): CommentsClient {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retryPolicy };
   const random = options.random ?? Math.random;
@@ -197,7 +99,6 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   const now = options.now ?? (() => performance.now());
   const gate = options.gate ?? new RateLimitGate({ now, sleep, random });
   const budget: WaitBudget = options.rateLimitBudget ?? { limitMs: DEFAULT_RATE_LIMIT_WAIT_MS, waitedMs: 0 };
-  const again = options.audience === "request" ? "try again later" : "build again later";
   const agent = new Agent({ connections: options.connections, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
   // Tolerant: an extra field from the service is dropped, not fatal; named fields are checked exactly.
   const contract = createContractValidator({ tolerateUnknownProperties: true });
@@ -213,37 +114,26 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     // Redacted before it is cut, so no excerpt ends inside the token.
     const snippet = quoteServiceText(redact(text.slice(0, 4096)));
     if (contentType !== "" && !/\bjson\b/i.test(contentType)) {
-      throw new CommentsApiError({ failure: "malformed", url, status, message: `expected JSON but the response is ${quoteServiceText(redact(contentType.split(";")[0]!), 40)} (starts ${snippet})`, action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API." });
+      throw apiError(NotJsonContentType, { url, status }, { contentType: quoteServiceText(redact(contentType.split(";")[0]!), 40), start: snippet });
     }
     let body: unknown;
     try {
       // A UTF-8 byte order mark is not JSON, but RFC 8259 lets a parser ignore it: it is a Windows editor's habit, not damage.
       body = JSON.parse(text.startsWith("\ufeff") ? text.slice(1) : text);
     } catch (error) {
-      throw new CommentsApiError({ failure: "malformed", url, status, message: `the response is not valid JSON (${parserReason(error as Error)}; starts ${snippet})`, action: "The comments API sent a broken body; try again, and report it to the service if it persists." });
+      throw apiError(InvalidJson, { url, status }, { reason: parserReason(error as Error), start: snippet });
     }
     options.onBody?.(url, body);
     readDecimalStrings(body);
     const problems = contract.validate("listResponse", body);
     if (problems.length > 0) {
-      throw new CommentsApiError({ failure: "contract", url, status, message: `the response does not match the comments API contract (${describeSchemaErrors(problems)})`, action: "The service changed its response shape, or COMMENTS_API_URL points at another API; nothing was rendered from it." });
+      throw apiError(ContractBroken, { url, status }, { problems: describeSchemaErrors(problems) });
     }
     return body as CommentListResponse;
   }
 
-  function budgetExceeded(exceeded: RateLimitBudgetExceeded, url: string, status: number | undefined, attempts: number): CommentsApiError {
-    const { pause, budget: spent } = exceeded;
-    const limit = describeLimit(pause.limit, pause.periodMs);
-    const left = Math.max(0, spent.limitMs - spent.waitedMs);
-    const need = options.describeNeed?.();
-    return new CommentsApiError({
-      failure: "rate-limited", url, status, attempts,
-      message: `the comments service's rate limit${limit ? ` (${limit})` : ""} asks to wait ${pause.retryAfter === undefined ? seconds(pause.waitMs) : `${pause.retryAfter} s (Retry-After)`}, more than the ${seconds(left)} left of rateLimitWait (${seconds(spent.limitMs)})${need ? `; ${need}` : ""}`,
-      action: options.audience === "request"
-        ? "Try again later."
-        : `Raise the rateLimitWait option to at least ${Math.ceil((spent.waitedMs + pause.waitMs) / 60_000) * 60_000} (milliseconds) so the crawl waits the limit out, or ask the service for a higher limit.`,
-    });
-  }
+  const budgetExceeded = (exceeded: RateLimitBudgetExceeded, url: string, status: number | undefined, attempts: number) =>
+    rateLimitRefusal(exceeded, { url, status, attempts }, options.audience, options.describeNeed?.());
 
   // What the service sends back may quote the token (a redirect's target, an error page that echoes
   // the request): its words are redacted before they are quoted, and every message leaves here
@@ -274,7 +164,6 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       await sleep(waitMs);
       return true;
     }
-    const spent = (attempt: number) => `${attempt} attempt${attempt === 1 ? "" : "s"} over ${seconds(elapsed())}`;
 
     for (let attempt = 1; ; attempt++) {
       let admission;
@@ -312,7 +201,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
           received += chunk.length;
           if (received > options.maxResponseBytes) {
             controller.abort();
-            throw new CommentsApiError({ failure: "too-large", url, status, message: `a response was larger than ${options.maxResponseBytes} bytes`, action: "Lower the perPage option, or raise maxResponseBytes if pages of this size are expected." });
+            throw apiError(ResponseTooLarge, { url, status }, { maxBytes: options.maxResponseBytes });
           }
           chunks.push(chunk);
         }
@@ -325,11 +214,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
           transientRetries++;
           continue;
         }
-        throw new CommentsApiError({
-          failure: timeout ? "timeout" : "network", url, attempts: attempt,
-          message: `the comments API did not answer: ${redact(reason)}; gave up after ${spent(attempt)}`,
-          action: timeout ? `The service is hung or overloaded: ${again}, or raise the timeout option.` : `Check COMMENTS_API_URL and the network; the service may be down. ${again[0]!.toUpperCase()}${again.slice(1)}.`,
-        });
+        throw apiError(timeout ? ApiTimedOut : ApiUnreachable, { url, attempts: attempt }, { reason: redact(reason), attempts: attempt, elapsedMs: elapsed(), audience: options.audience });
       } finally {
         clearTimeout(timer);
         bytes += received;
@@ -357,7 +242,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
           transientRetries++;
           continue;
         }
-        throw new CommentsApiError({ failure: "server-error", url, status, attempts: attempt, message: `the comments API kept failing (${spent(attempt)})`, action: `The service is having trouble; ${again}.` });
+        throw apiError(ServerKeptFailing, { url, status, attempts: attempt }, { attempts: attempt, elapsedMs: elapsed(), audience: options.audience });
       }
       let errorBody: unknown;
       try {
@@ -366,9 +251,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         errorBody = undefined;
       }
       const location = headers["location"];
-      const { perPage: perPageRefusal, ...refused } = refusal(status, errorBody, Array.isArray(location) ? location[0] : location, url, options.domain, perPage, redact);
-      const details = { url, status, attempts: attempt, ...refused };
-      throw perPageRefusal ? new PerPageRefused(details, perPageRefusal.limit) : new CommentsApiError(details);
+      throw refusal({ url, status, attempts: attempt }, errorBody, Array.isArray(location) ? location[0] : location, options.domain, perPage, redact);
     }
   }
 

@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSettings } from "../api/crawl-comments.ts";
 import { credentialsFromEnv, envNames, type Credentials } from "../api/credentials.ts";
 import { escapeControlCharacters } from "../api/service-text.ts";
+import { CheckFlagNotWholeNumber, CheckStateMissing } from "../errors-data.ts";
 import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
 import { compareStates, StateUnusable, usableState } from "../freshness/compare-states.ts";
 import { readDeployedState } from "../freshness/deployed-state.ts";
@@ -79,7 +80,7 @@ function wholeNumber(flags: Flags, name: "per-page" | "concurrency" | "timeout" 
   const text = flags[name];
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new CheckConfigError(`--${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new CheckConfigError(CheckFlagNotWholeNumber.message(name, min, max, text));
   return value;
 }
 
@@ -150,7 +151,7 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     credentials = credentialsFrom(flags, env);
     settings = settingsFrom(flags);
     const state = flags.state ?? env[STATE_ENV];
-    if (state === undefined || state.trim() === "") throw new CheckConfigError(`set ${STATE_ENV} (in the environment or .env) or pass --state, the URL of the deployed build's feeds.state`);
+    if (state === undefined || state.trim() === "") throw new CheckConfigError(CheckStateMissing.message(STATE_ENV));
     location = state.trim();
   } catch (error) {
     if (error instanceof CheckConfigError) return unsure(error.message);

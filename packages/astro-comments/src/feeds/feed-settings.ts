@@ -1,7 +1,8 @@
 // What the feed and counts routes need from the integration, served to them as the virtual module
 // "feeds" (integration/virtual-modules.ts). Nothing secret: it ends up in the build's bundles.
 import type { AstroConfig } from "astro";
-import { CommentsConfigError } from "../errors.ts";
+import { configError } from "../errors.ts";
+import { FeedNeedsSite } from "../errors-data.ts";
 import type { ResolvedOptions } from "../integration/options.ts";
 
 export interface FeedSettings {
@@ -26,10 +27,7 @@ export function withBasePath(base: string, pattern: string): string {
 export function feedSettings(feeds: ResolvedOptions["feeds"], config: Pick<AstroConfig, "site" | "base">): FeedSettings {
   if (!config.site) {
     const which = [feeds.atom && `feeds.atom "${feeds.atom}"`, feeds.pageAtom && `feeds.pageAtom "${feeds.pageAtom}"`].filter(Boolean).join(" and ");
-    throw new CommentsConfigError(
-      `astro-comments: the Atom feed (${which}) needs the site's URL; set \`site\` in astro.config, or remove the feed.`,
-      'Feed readers need absolute links, e.g. defineConfig({ site: "https://example.com", … }).',
-    );
+    throw configError(FeedNeedsSite, which);
   }
   const url = (path: string) => new URL(withBasePath(config.base, path), config.site).href;
   return { title: feeds.title ?? `Comments on ${new URL(config.site).host}`, limit: feeds.limit, selfUrl: url(feeds.atom ?? "/"), siteUrl: url("/"), base: config.base, pagePattern: feeds.pageAtom };

@@ -1,6 +1,7 @@
 // The deployed state, checked, and compared with a fresh crawl's: the one line the check prints.
 // Pure: reading the state from a URL or file is deployed-state.ts's business.
 import { STATE_FORMAT, type FreshnessState, type CompleteFreshnessState, type PageState } from "./freshness-state.ts";
+import { NotAState, StateDamaged, StateFormatOther, StateFromEarlierFetch, StateNotJson, StateOfOtherDomain, StateWithoutDomain } from "../errors-data.ts";
 import { count, plural } from "../utils/counting.ts";
 
 /** The deployed state cannot be compared: the line says why. The site must be built. */
@@ -23,16 +24,16 @@ export function parseState(text: string, where: string): FreshnessState {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new StateUnusable(`the deployed state at ${where} is not JSON`);
+    throw new StateUnusable(StateNotJson.message(where));
   }
-  if (!isRecord(value) || value.generator !== "astro-comments") throw new StateUnusable(`${where} holds no astro-comments state`);
+  if (!isRecord(value) || value.generator !== "astro-comments") throw new StateUnusable(NotAState.message(where));
   if (value.format !== STATE_FORMAT) {
-    throw new StateUnusable(`the deployed state at ${where} has format ${JSON.stringify(value.format)}, and this astro-comments reads format ${STATE_FORMAT} (the site was built with another version)`);
+    throw new StateUnusable(StateFormatOther.message(where, value.format, STATE_FORMAT));
   }
-  if (typeof value.domain !== "string") throw new StateUnusable(`the deployed state at ${where} names no domain`);
+  if (typeof value.domain !== "string") throw new StateUnusable(StateWithoutDomain.message(where));
   if (value.complete === false) return value as unknown as FreshnessState;
   const complete = value.complete === true && typeof value.crawledAt === "string" && Number.isSafeInteger(value.comments) && typeof value.digest === "string" && isRecord(value.pages);
-  if (!complete || !Object.values(value.pages as object).every(isPageState)) throw new StateUnusable(`the deployed state at ${where} is damaged (a field is missing or malformed)`);
+  if (!complete || !Object.values(value.pages as object).every(isPageState)) throw new StateUnusable(StateDamaged.message(where));
   return value as unknown as CompleteFreshnessState;
 }
 
@@ -45,10 +46,9 @@ const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
  * is of another domain or from a build that fell back to earlier comments.
  */
 export function usableState(state: FreshnessState, domain: string, where: string): CompleteFreshnessState {
-  if (state.domain !== domain) throw new StateUnusable(`the deployed state at ${where} is of ${state.domain}, not ${domain}`);
+  if (state.domain !== domain) throw new StateUnusable(StateOfOtherDomain.message(where, state.domain, domain));
   if (!state.complete) {
-    const asOf = state.crawledAt ? ` (as of ${formatTime(state.crawledAt)})` : "";
-    throw new StateUnusable(`the deployed build showed an earlier fetch's comments${asOf} because its own fetch failed, so it may lack approved comments`);
+    throw new StateUnusable(StateFromEarlierFetch.message(state.crawledAt ? formatTime(state.crawledAt) : undefined));
   }
   return state;
 }

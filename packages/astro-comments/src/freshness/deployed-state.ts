@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fetch } from "undici";
 import type { FreshnessState } from "./freshness-state.ts";
+import { StateDownloadBroken, StateFileMissing, StateFileUnreadable, StateHttpError, StateNotFound, StateTooLarge, StateUnreachable, StateUrlInvalid } from "../errors-data.ts";
 import { parseState, StateUnusable } from "./compare-states.ts";
 
 // A state holds about 100 bytes a page; this is far beyond any site, and bounds a wrong URL's answer.
@@ -26,28 +27,29 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
     response = await fetch(url, { headers: { accept: "application/json", "cache-control": "no-cache" }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = (error as Error).name === "TimeoutError" ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
-    throw new StateUnusable(`could not fetch the deployed state from ${where} (${why})`);
+    const failure = (error as Error).name === "TimeoutError" ? { timedOutAfterMs: timeoutMs } : { reason: cause?.code ?? cause?.message ?? (error as Error).message };
+    throw new StateUnusable(StateUnreachable.message(where, failure));
   }
   if (response.status === 404) {
     await response.body?.cancel();
-    throw new StateUnusable(`there is no deployed state at ${where} (HTTP 404): a first deploy, or a build without feeds.state`);
+    throw new StateUnusable(StateNotFound.message(where));
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new StateUnusable(`the deployed state at ${where} answered HTTP ${response.status}`);
+    throw new StateUnusable(StateHttpError.message(where, response.status));
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for await (const chunk of response.body ?? []) {
       size += chunk.byteLength;
-      if (size > MAX_STATE_BYTES) throw new StateUnusable(`the deployed state at ${where} is over ${MAX_STATE_BYTES / 1024 / 1024} MiB, so it is not one`);
+      if (size > MAX_STATE_BYTES) throw new StateUnusable(StateTooLarge.message(where, MAX_STATE_BYTES));
       chunks.push(chunk);
     }
   } catch (error) {
     if (error instanceof StateUnusable) throw error;
-    throw new StateUnusable(`the deployed state at ${where} broke off while downloading (${(error as Error).name === "TimeoutError" ? `not complete within ${timeoutMs / 1000} s` : (error as Error).message})`);
+    const failure = (error as Error).name === "TimeoutError" ? { timedOutAfterMs: timeoutMs } : { reason: (error as Error).message };
+    throw new StateUnusable(StateDownloadBroken.message(where, failure));
   }
   return Buffer.concat(chunks).toString("utf8");
 }
@@ -57,7 +59,7 @@ async function readText(path: string): Promise<string> {
     return await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new StateUnusable(code === "ENOENT" ? `there is no deployed state at ${path} (no such file)` : `could not read the deployed state at ${path} (${code ?? (error as Error).message})`);
+    throw new StateUnusable(code === "ENOENT" ? StateFileMissing.message(path) : StateFileUnreadable.message(path, code ?? (error as Error).message));
   }
 }
 
@@ -71,7 +73,7 @@ export async function readDeployedState(location: string, cwd: string, timeoutMs
     try {
       url = new URL(location);
     } catch {
-      throw new StateUnusable(`the deployed state's URL "${location}" is not a URL`);
+      throw new StateUnusable(StateUrlInvalid.message(location));
     }
     return { state: parseState(await fetchText(url, timeoutMs), printable(url)), where: printable(url) };
   }

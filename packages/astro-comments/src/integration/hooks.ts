@@ -5,7 +5,8 @@ import { setupDevRefresh } from "./dev-refresh.ts";
 import { startFetch } from "../loader/fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
 import { INTEGRATION_NAME } from "../constants.ts";
-import { CommentsConfigError } from "../errors.ts";
+import { configError } from "../errors.ts";
+import { MissingCollection, OrphanComments } from "../errors-data.ts";
 import { resolveOptions, type CommentsOptions } from "./options.ts";
 import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orphans.ts";
 import { feedSettings } from "../feeds/feed-settings.ts";
@@ -15,13 +16,6 @@ import { registerSite, type SiteHandoff } from "../site-registry.ts";
 // before the first sync, so a dynamic import would have nothing left to load it with.
 import { syncComments } from "../loader/sync-comments.ts";
 import { virtualModulesPlugin } from "./virtual-modules.ts";
-
-function missingCollection(): CommentsConfigError {
-  return new CommentsConfigError(
-    "astro-comments: no collection uses commentsLoader(); add it to src/content.config.ts (the file that exports `collections`).",
-    'Add these lines to src/content.config.ts:\n  import { defineCollection } from "astro:content";\n  import { commentsLoader } from "astro-comments/loader";\n  export const collections = { comments: defineCollection({ loader: commentsLoader() }) };\n(keep your other collections in the same object).',
-  );
-}
 
 /** Lists comments no built page shows, in one block; with `orphans: "fail"` the build fails after. */
 function reportOrphans(site: SiteHandoff, stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, base: string, onDemand: RegExp[], logger: AstroIntegrationLogger): void {
@@ -33,7 +27,7 @@ function reportOrphans(site: SiteHandoff, stored: ReadonlyMap<string, number>, b
     logger.warn(report);
     return;
   }
-  const error = new CommentsConfigError(`astro-comments: ${report}`, 'The pages are written; set orphans: "warn" to let such builds pass.');
+  const error = configError(OrphanComments, report);
   error.stack = "";
   throw error;
 }
@@ -52,7 +46,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
   let onDemandRoutes: RegExp[] = [];
   const checkCollection = () => {
     if (site && site.collection === undefined) {
-      const error = missingCollection();
+      const error = configError(MissingCollection);
       error.stack = "";
       throw error;
     }

@@ -3,7 +3,8 @@
 import { z } from "astro/zod";
 import { checkCredentials, envNames, listNames, type Credentials } from "../api/credentials.ts";
 import { crawlDefaults } from "../api/crawl-comments.ts";
-import { CommentsConfigError } from "../errors.ts";
+import { configError } from "../errors.ts";
+import { InvalidOptions, MissingCredentials, OptionsNotAnObject } from "../errors-data.ts";
 
 export type { Credentials } from "../api/credentials.ts";
 
@@ -289,7 +290,7 @@ function describeIssue(issue: { path: ReadonlyArray<PropertyKey>; message: strin
  */
 export function resolveOptions(user: unknown, env: Record<string, string | undefined>, context: { locale?: string | undefined; requireCredentials?: boolean } = {}): ResolvedOptions {
   if (user === null || typeof user !== "object" || Array.isArray(user)) {
-    throw new CommentsConfigError('astro-comments: comments() takes an options object, e.g. comments({ domain: "example.com" }).', "Every option is optional; comments() alone reads the COMMENTS_* variables.");
+    throw configError(OptionsNotAnObject);
   }
   const parsed = optionsSchema.safeParse(user);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue as Parameters<typeof describeIssue>[0]));
@@ -304,11 +305,7 @@ export function resolveOptions(user: unknown, env: Record<string, string | undef
   let credentials: Credentials | undefined;
   if (missing.length === 0) credentials = checkCredentials(values, problems);
   else if (context.requireCredentials !== false) {
-    const list = listNames(missing.map((key) => envNames[key]));
-    throw new CommentsConfigError(
-      `astro-comments: set ${list} (in the environment or .env), or pass ${missing.join(", ")} to comments({ … }) in astro.config.`,
-      "Without them there is nowhere to fetch comments from. For local development, `npm run mock` serves a mock API and prints the values to use.",
-    );
+    throw configError(MissingCredentials, listNames(missing.map((key) => envNames[key])), missing.join(", "));
   }
 
   // Checked even when other options failed, so one error lists every problem.
@@ -327,7 +324,7 @@ export function resolveOptions(user: unknown, env: Record<string, string | undef
   }
 
   if (problems.length > 0 || options === undefined) {
-    throw new CommentsConfigError(`astro-comments: invalid options: ${problems.join("; ")}.`, "See the options table in the astro-comments README.");
+    throw configError(InvalidOptions, problems);
   }
   const { domain: _domain, apiUrl: _apiUrl, apiToken: _apiToken, ...rest } = options;
   return { ...rest, credentials, dateFormat };

@@ -9,7 +9,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "n
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
-import { CommentsConfigError } from "../errors.ts";
+import { configError } from "../errors.ts";
+import { CacheDirOnOtherDrive } from "../errors-data.ts";
 import { integrityDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./module-format.ts";
 
 /** A module as a sync finds it: complete as written, not there, or damaged (cut short, changed, or a folder). */
@@ -63,10 +64,7 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
   const dir = join(fileURLToPath(config.cacheDir), "astro-comments", "modules");
   if (isAbsolute(relative(root, dir))) {
     // Windows, another drive: Astro finds an entry's module by a path relative to the project only.
-    throw new CommentsConfigError(
-      `astro-comments: the cacheDir (${fileURLToPath(config.cacheDir)}) is on another drive than the project (${root}); set cacheDir in astro.config to a folder on the project's drive.`,
-      "The comments are content modules in the cacheDir, and Astro finds content modules by a path relative to the project.",
-    );
+    throw configError(CacheDirOnOtherDrive, fileURLToPath(config.cacheDir), root);
   }
   const absolute = (filePath: string) => join(root, filePath);
   const componentsFile = fileURLToPath(new URL("../../components/index.ts", import.meta.url));

@@ -5,7 +5,8 @@
 // are rendered.
 import type { LoaderContext } from "astro/loaders";
 import type { CommentModules, ModulePages } from "./module-files.ts";
-import { CommentsConfigError } from "../errors.ts";
+import { configError } from "../errors.ts";
+import { ModulesNotWritable } from "../errors-data.ts";
 import type { PageCommentsData, PageEntryData } from "./entry-schema.ts";
 import { shardOf } from "./module-format.ts";
 
@@ -102,7 +103,7 @@ export async function storeShards(context: Context, modules: CommentModules, pag
           filePath = fileOf(shard, members);
         }
         await modules.write(filePath, data).catch((error: Error) => {
-          throw new CommentsConfigError(`astro-comments: could not write the comments to ${modules.dir}: ${error.message}. Check that the folder is writable and the disk has space.`, "The comments are kept as modules in Astro's cacheDir (astro.config cacheDir, default node_modules/.astro).");
+          throw configError(ModulesNotWritable, modules.dir, error.message);
         });
       }
       for (const page of members) {

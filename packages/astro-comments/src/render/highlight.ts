@@ -3,6 +3,7 @@
 import Prism from "prismjs";
 import componentsJson from "prismjs/components.json" with { type: "json" };
 import getLoader, { type ComponentEntry, type Components } from "prismjs/dependencies.js";
+import { GrammarNotLoaded } from "../errors-data.ts";
 import { grammars } from "./prism-grammars.ts";
 
 const components = componentsJson as Components;
@@ -42,7 +43,7 @@ export async function loadLanguagesOf(htmlBodies: Iterable<string>): Promise<voi
 export function resolveLanguage(name: string): string | undefined {
   const id = aliases.get(name.toLowerCase());
   if (id === undefined) return undefined;
-  if (!Prism.languages[id]) throw new Error(`astro-comments: the PrismJS grammar "${id}" is not loaded; await loadLanguagesOf(bodies) before rendering them.`);
+  if (!Prism.languages[id]) throw new Error(GrammarNotLoaded.message(id));
   return id;
 }
 
