@@ -14,14 +14,15 @@ const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 /**
  * `npm pack` of a workspace (schema or mock-server) as a fresh clone has it: sources only, so its
  * prepack must build everything that ships. The mock's build also reads astro-comments' client
- * (packages/astro-comments/src/api) and its .env reader (src/cli/read-env.ts), which it bundles, so those are copied beside it.
+ * (packages/astro-comments/src/api, with what it imports: the error catalogue, utils, the .env
+ * reader), which it bundles, so the package's src/ is copied beside it: esbuild takes what is imported.
  */
 export async function packWorkspace(work: string, workspace: "schema" | "mock-server"): Promise<PackedPackage> {
   const source = join(work, "source");
   const skip = (path: string) => /[\\/](node_modules|dist|test)$|\.tsbuildinfo$/.test(path);
   cpSync(join(repoRoot, workspace), join(source, workspace), { recursive: true, filter: (path) => !skip(path) });
   if (workspace === "mock-server") {
-    for (const bundled of ["src/api", "src/cli/read-env.ts"]) cpSync(join(repoRoot, "packages/astro-comments", bundled), join(source, "packages/astro-comments", bundled), { recursive: true });
+    cpSync(join(repoRoot, "packages/astro-comments/src"), join(source, "packages/astro-comments/src"), { recursive: true });
   }
   cpSync(join(repoRoot, "tsconfig.base.json"), join(source, "tsconfig.base.json"));
   try {

@@ -65,7 +65,7 @@ export interface CommentsClient {
 
 const userAgent = "astro-comments (+https://www.npmjs.com/package/astro-comments)";
 
-export function pageUrl(endpoint: URL, domain: string, page: number, perPage: number): string {
+function pageUrl(endpoint: URL, domain: string, page: number, perPage: number): string {
   const url = new URL(endpoint);
   url.searchParams.set("domain", domain);
   url.searchParams.set("per_page", String(perPage));

@@ -25,7 +25,7 @@ export function escapeControlCharacters(text: string): string {
 }
 
 /** Characters of service text shown in a message by default: enough to recognise a page. */
-export const EXCERPT_CHARACTERS = 60;
+const EXCERPT_CHARACTERS = 60;
 
 /**
  * Service text as a message quotes it: in double quotes, control characters escaped, backslashes

@@ -15,7 +15,7 @@ import { readDeployedState } from "../freshness/deployed-state.ts";
 import { readCommentsEnv } from "./read-env.ts";
 
 /** Where the deployed state is, when --state is not given. */
-export const STATE_ENV = "COMMENTS_STATE_URL";
+const STATE_ENV = "COMMENTS_STATE_URL";
 
 /**
  * The check's own budget for rate-limit pauses, not the build's ten minutes: a host's ignore step
@@ -24,7 +24,7 @@ export const STATE_ENV = "COMMENTS_STATE_URL";
  */
 const CHECK_RATE_LIMIT_WAIT = 60_000;
 
-export const checkUsage = `Usage: npx --no astro-comments check [options]
+const checkUsage = `Usage: npx --no astro-comments check [options]
 
 Did the approved comments change since the deployed build? Prints one line; exits 0 when nothing
 changed (a host's ignore step then skips the build) and 1 when they changed or the answer is not

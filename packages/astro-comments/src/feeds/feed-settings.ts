@@ -19,7 +19,7 @@ export interface FeedSettings {
 }
 
 /** A route pattern as served: below the site's base. */
-export function withBasePath(base: string, pattern: string): string {
+function withBasePath(base: string, pattern: string): string {
   return `${base.replace(/\/+$/, "")}${pattern}`;
 }
 
