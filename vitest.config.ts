@@ -7,8 +7,26 @@ export default defineConfig({
       // loaded machine (a CI runner shared with other jobs, both cores busy): a slow machine must
       // never fail a test. Hooks start and stop servers and child processes, which a loaded machine
       // slows most (and stopping one may wait out a SIGTERM grace period before SIGKILL).
-      { test: { name: "schema", root: "schema", include: ["test/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000 } },
-      { test: { name: "mock-server", root: "mock-server", include: ["test/**/*.test.ts"], environment: "node", testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        test: {
+          name: "schema",
+          root: "schema",
+          include: ["test/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: "mock-server",
+          root: "mock-server",
+          include: ["test/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
       "packages/astro-comments/vitest.config.ts",
     ],
   },

@@ -70,7 +70,13 @@ function parseLoaderLine(output: string): LoaderSummary | undefined {
   const match = LOADER_LINE.exec(output);
   if (match === null) return undefined;
   const [, comments, pages, rendered, fetchSeconds, requests] = match as unknown as string[];
-  return { comments: count(comments!), pages: count(pages!), rendered: count(rendered!), fetchSeconds: Number(fetchSeconds), requests: count(requests!) };
+  return {
+    comments: count(comments!),
+    pages: count(pages!),
+    rendered: count(rendered!),
+    fetchSeconds: Number(fetchSeconds),
+    requests: count(requests!),
+  };
 }
 
 /**
@@ -82,11 +88,13 @@ function parseLoaderLine(output: string): LoaderSummary | undefined {
 export function runBuild(variant: Variant, env: Record<string, string>, logFile: string): Promise<BuildRun> {
   rmSync(join(siteRoot(variant), "dist"), { recursive: true, force: true });
   return new Promise((resolve, reject) => {
-    const child = trackChild(spawn(process.execPath, ["bench/measure-build.ts", siteRoot(variant)], {
-      cwd: root,
-      env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    }));
+    const child = trackChild(
+      spawn(process.execPath, ["bench/measure-build.ts", siteRoot(variant)], {
+        cwd: root,
+        env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -95,10 +103,14 @@ export function runBuild(variant: Variant, env: Record<string, string>, logFile:
       // Kept for reading where a build spent its time; bench-results/ is git-ignored.
       writeFileSync(logFile, output);
       const last = output.trim().split("\n").at(-1) ?? "";
-      if (code !== 0 || !last.startsWith("{")) return reject(new Error(`the ${variant} build failed (${signal ?? code}); its log is ${logFile}:\n${output.slice(-3000)}`));
+      if (code !== 0 || !last.startsWith("{"))
+        return reject(
+          new Error(`the ${variant} build failed (${signal ?? code}); its log is ${logFile}:\n${output.slice(-3000)}`),
+        );
       const measured = JSON.parse(last) as BuildMeasurement;
       const phase = (...names: string[]) => names.reduce((sum, name) => sum + (measured.phases[name] ?? 0), 0) / 1000;
-      const lineAt = (pattern: RegExp) => (measured.timeline.find(([, line]) => pattern.test(line))?.[0] ?? Number.NaN) / 1000;
+      const lineAt = (pattern: RegExp) =>
+        (measured.timeline.find(([, line]) => pattern.test(line))?.[0] ?? Number.NaN) / 1000;
       // Route lines: "├─ /a/index.html (+25ms)" when rendered, "(restored)" or "(cached)" when skipped.
       const routes = output.split("\n").filter((line) => line.includes("├─ "));
       const floor = FLOOR_LINE.exec(output);
@@ -127,7 +139,11 @@ export function runBuild(variant: Variant, env: Record<string, string>, logFile:
 export function integrationFingerprint(): string {
   const dir = join(root, "packages/astro-comments");
   return ["dist", "components", "src/api"]
-    .flatMap((sub) => readdirSync(join(dir, sub), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)))
+    .flatMap((sub) =>
+      readdirSync(join(dir, sub), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name)),
+    )
     .sort()
     .map((file) => {
       const stat = statSync(file);

@@ -52,10 +52,18 @@ export interface MockProcess {
 
 /** Starts `mock-server/src/cli/comments-mock.ts --port 0 …args` and resolves once it prints its URL. */
 export function startMockProcess(args: string[], startupTimeoutMs = 120_000): Promise<MockProcess> {
-  const child = trackChild(spawn(process.execPath, ["mock-server/src/cli/comments-mock.ts", "--port", "0", ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] }));
+  const child = trackChild(
+    spawn(process.execPath, ["mock-server/src/cli/comments-mock.ts", "--port", "0", ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  );
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => void stopChild(child).then(() => reject(error));
-    const timer = setTimeout(() => fail(new Error(`the mock did not start within ${startupTimeoutMs / 1000} s`)), startupTimeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`the mock did not start within ${startupTimeoutMs / 1000} s`)),
+      startupTimeoutMs,
+    );
     let out = "";
     const onData = (chunk: Buffer) => {
       out += chunk.toString();

@@ -5,7 +5,13 @@
 // replies and showcase threads are its own), so the bench writes the comments in the mock's data
 // file format, with the mock's word list and code samples. Same seed, same files, byte for byte.
 import type { MockData, MockDataThread } from "../mock-server/src/index.ts";
-import { authorNames, codeSamples, escapeHtml, paragraphHtml, sentence } from "../mock-server/src/dataset/text-corpus.ts";
+import {
+  authorNames,
+  codeSamples,
+  escapeHtml,
+  paragraphHtml,
+  sentence,
+} from "../mock-server/src/dataset/text-corpus.ts";
 import { serviceTimestamp } from "../mock-server/src/dataset/timestamp.ts";
 import { dice, type Dice } from "../mock-server/src/random.ts";
 
@@ -20,7 +26,14 @@ export interface BlogShape {
   richEvery: number;
 }
 
-export const issue17Blog: BlogShape = { seed: 1, domain: "example.com", pages: 2_000, topLevel: 40_000, replyEvery: 3, richEvery: 5 };
+export const issue17Blog: BlogShape = {
+  seed: 1,
+  domain: "example.com",
+  pages: 2_000,
+  topLevel: 40_000,
+  replyEvery: 3,
+  richEvery: 5,
+};
 
 /** An entry of the `posts` collection (bench/site/shared/posts.ts validates it). */
 export interface Post {
@@ -68,7 +81,13 @@ export function generateBlog(shape: BlogShape = issue17Blog): Blog {
   const posts: Post[] = Array.from({ length: shape.pages }, (_, i) => {
     const title = sentence(rng.pick, rng.int(3, 7)).slice(0, -1);
     const slug = `${title.toLowerCase().replace(/[^a-z]+/g, "-")}-${i + 1}`;
-    return { id: slug, path: `/posts/${slug}`, title, date: new Date(START - (shape.pages - i) * 86_400_000).toISOString().slice(0, 10), paragraphs: Array.from({ length: rng.int(3, 6) }, () => paragraph(rng)) };
+    return {
+      id: slug,
+      path: `/posts/${slug}`,
+      title,
+      date: new Date(START - (shape.pages - i) * 86_400_000).toISOString().slice(0, 10),
+      paragraphs: Array.from({ length: rng.int(3, 6) }, () => paragraph(rng)),
+    };
   });
   let bodies = 0;
   const nextBody = () => body(rng, ++bodies % shape.richEvery === 0);
@@ -83,5 +102,9 @@ export function generateBlog(shape: BlogShape = issue17Blog): Blog {
     }
     return thread;
   });
-  return { posts, comments: { format: "comments-mock-data", version: 1, domain: shape.domain, comments: threads }, replies };
+  return {
+    posts,
+    comments: { format: "comments-mock-data", version: 1, domain: shape.domain, comments: threads },
+    replies,
+  };
 }

@@ -11,7 +11,12 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
-import { crawlComments, crawlDefaults, PREFERRED_PER_PAGE, type CrawlLogger } from "../packages/astro-comments/src/api/crawl-comments.ts";
+import {
+  crawlComments,
+  crawlDefaults,
+  PREFERRED_PER_PAGE,
+  type CrawlLogger,
+} from "../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../packages/astro-comments/src/api/credentials.ts";
 import { FreshnessStateCollector } from "../packages/astro-comments/src/freshness/freshness-state.ts";
 import { startMockProcess } from "./child-processes.ts";
@@ -41,7 +46,10 @@ interface CheckRun {
 function runCheck(env: Record<string, string>, statePath: string): Promise<CheckRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ["--import", reportRss, bin, "check", "--state", statePath], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", reportRss, bin, "check", "--state", statePath], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -50,7 +58,8 @@ function runCheck(env: Record<string, string>, statePath: string): Promise<Check
     child.once("exit", (code) => {
       const seconds = (performance.now() - started) / 1000;
       const rss = /maxrss (\d+)/.exec(err);
-      if (code !== 0 || !out.includes("no approved comment changed") || !rss) return reject(new Error(`the check did not answer "unchanged" (exit ${code}):\n${out}${err}`));
+      if (code !== 0 || !out.includes("no approved comment changed") || !rss)
+        return reject(new Error(`the check did not answer "unchanged" (exit ${code}):\n${out}${err}`));
       resolve({ seconds, rssMiB: Number(rss[1]) / 1024 });
     });
   });
@@ -64,15 +73,21 @@ async function bareRequests(origin: string, requests: number): Promise<number> {
   const pool = new Pool(origin, { connections: crawlDefaults.concurrency });
   const started = performance.now();
   const get = async (page: number) => {
-    const response = await pool.request({ method: "GET", path: `/api/comments?domain=${issue17Blog.domain}&per_page=${PREFERRED_PER_PAGE}&page=${page}`, headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await pool.request({
+      method: "GET",
+      path: `/api/comments?domain=${issue17Blog.domain}&per_page=${PREFERRED_PER_PAGE}&page=${page}`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     await response.body.text();
   };
   try {
     await get(1);
     let next = 2;
-    await Promise.all(Array.from({ length: crawlDefaults.concurrency }, async () => {
-      while (next <= requests) await get(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: crawlDefaults.concurrency }, async () => {
+        while (next <= requests) await get(next++);
+      }),
+    );
     return (performance.now() - started) / 1000;
   } finally {
     await pool.close();
@@ -107,11 +122,18 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
     // Issue 17's floor counts the fewest requests the service allows (its largest page, 100) and
     // leaves page 1's own round trip out; the ideal crawl is page 1, then the rest in waves.
     const requests = Math.ceil(topLevel / PREFERRED_PER_PAGE);
-    const crawlState = () => crawlComments(credentials, crawlDefaults, quiet, () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+    const crawlState = () =>
+      crawlComments(
+        credentials,
+        crawlDefaults,
+        quiet,
+        () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }),
+      );
     // The deployed state: what a build of this blog publishes, from one crawl here.
     const statePath = join(work, `state-${topLevel}.json`);
     const found = await deployedState(env, statePath);
-    if (found.comments !== comments) throw new Error(`the crawl found ${found.comments} comments, the blog has ${comments}`);
+    if (found.comments !== comments)
+      throw new Error(`the crawl found ${found.comments} comments, the blog has ${comments}`);
     // Interleaved, so that the machine's load hits both alike.
     const runs: CheckRun[] = [];
     const crawls: number[] = [];
@@ -120,7 +142,9 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
       bare.push(await bareRequests(mock.url, requests));
       crawls.push((await crawlState()).summary.seconds);
       runs.push(await runCheck(env, statePath));
-      log(`  run ${run}: check ${runs.at(-1)!.seconds.toFixed(2)} s, ${runs.at(-1)!.rssMiB.toFixed(0)} MiB; crawl in this process ${crawls.at(-1)!.toFixed(2)} s; bare requests ${bare.at(-1)!.toFixed(2)} s`);
+      log(
+        `  run ${run}: check ${runs.at(-1)!.seconds.toFixed(2)} s, ${runs.at(-1)!.rssMiB.toFixed(0)} MiB; crawl in this process ${crawls.at(-1)!.toFixed(2)} s; bare requests ${bare.at(-1)!.toFixed(2)} s`,
+      );
     }
     const { concurrency } = crawlDefaults;
     return {
@@ -141,15 +165,27 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
 }
 
 /** The deployed state a build of the mock's comments publishes, from one crawl, as a file. */
-async function deployedState(env: Record<string, string>, statePath: string): Promise<{ comments: number; pages: number }> {
+async function deployedState(
+  env: Record<string, string>,
+  statePath: string,
+): Promise<{ comments: number; pages: number }> {
   const credentials = credentialsFromEnv(env);
-  const { result: state } = await crawlComments(credentials, crawlDefaults, quiet, () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+  const { result: state } = await crawlComments(
+    credentials,
+    crawlDefaults,
+    quiet,
+    () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }),
+  );
   writeFileSync(statePath, JSON.stringify(state));
   return { comments: state.comments, pages: Object.keys(state.pages).length };
 }
 
 /** One check (the packaged bin, its own process) against an already running mock whose comments did not change. */
-export async function measureCheck(mock: { url: string; token: string; domain: string }): Promise<{ seconds: number; peakMiB: number }> {
+export async function measureCheck(mock: {
+  url: string;
+  token: string;
+  domain: string;
+}): Promise<{ seconds: number; peakMiB: number }> {
   const work = mkdtempSync(join(tmpdir(), "ac-bench-check-"));
   try {
     const env = { COMMENTS_DOMAIN: mock.domain, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
@@ -165,30 +201,36 @@ export async function measureCheck(mock: { url: string; token: string; domain: s
 if (import.meta.main) await standalone();
 
 async function standalone(): Promise<void> {
-if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first.`);
-const work = mkdtempSync(join(tmpdir(), "ac-bench-check-"));
-const loadBefore = loadavg()[0]!.toFixed(1);
-try {
-  const results: SizeResult[] = [];
-  for (const topLevel of SIZES) results.push(await measure(topLevel, work));
-  const rows = results.map((r) => [
-    `${formatNumber(r.comments)} (${formatNumber(r.topLevel)} top-level, ${formatNumber(r.pages)} pages)`,
-    formatNumber(r.requests),
-    `${r.floor.toFixed(2)} s`,
-    `${r.ideal.toFixed(2)} s`,
-    `${r.bare.median.toFixed(2)} s (${formatRange(r.bare, 2)})`,
-    `${r.crawl.median.toFixed(2)} s (${formatRange(r.crawl, 2)})`,
-    `${r.time.median.toFixed(2)} s (${formatRange(r.time, 2)})`,
-    `${(r.time.median / r.floor).toFixed(2)}×`,
-    `${r.rss.median.toFixed(0)} MiB (${formatRange(r.rss, 0)})`,
-  ]);
-  process.stdout.write(`${machineLine()}; load average ${loadBefore} before, ${loadavg()[0]!.toFixed(1)} after\n`);
-  process.stdout.write(`astro-comments check, deployed state unchanged: ${RUNS} runs per size, mock latency ${LATENCY_MS} ms, concurrency ${crawlDefaults.concurrency}, per_page ${PREFERRED_PER_PAGE}. Check: wall time from spawning the bin to its exit (Node's start included), and its process's peak RSS. Bare requests: the same requests over as many connections, answers only read (what the mock and the machine allow at the time). Crawl in-process: the check's crawl and digests inside this script. All three interleaved.\n\n`);
-  process.stdout.write(`${markdownTable(["comments", "requests", "floor F", "ideal crawl", "bare requests", "crawl in-process", "check (median, range)", "check ÷ F", "peak RSS (median, range)"], ["left", "right", "right", "right", "right", "right", "right", "right", "right"], rows)}\n\n`);
-  const worst = results.reduce((a, b) => (b.time.median / b.floor > a.time.median / a.floor ? b : a));
-  const heaviest = Math.max(...results.map((r) => r.rss.max));
-  process.stdout.write(`Targets: check within ${TARGET.ofFloor}× F (worst ${(worst.time.median / worst.floor).toFixed(2)}× at ${formatNumber(worst.comments)} comments); peak RSS under ${TARGET.rssMiB} MiB (highest run ${heaviest.toFixed(0)} MiB).\n`);
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` first.`);
+  const work = mkdtempSync(join(tmpdir(), "ac-bench-check-"));
+  const loadBefore = loadavg()[0]!.toFixed(1);
+  try {
+    const results: SizeResult[] = [];
+    for (const topLevel of SIZES) results.push(await measure(topLevel, work));
+    const rows = results.map((r) => [
+      `${formatNumber(r.comments)} (${formatNumber(r.topLevel)} top-level, ${formatNumber(r.pages)} pages)`,
+      formatNumber(r.requests),
+      `${r.floor.toFixed(2)} s`,
+      `${r.ideal.toFixed(2)} s`,
+      `${r.bare.median.toFixed(2)} s (${formatRange(r.bare, 2)})`,
+      `${r.crawl.median.toFixed(2)} s (${formatRange(r.crawl, 2)})`,
+      `${r.time.median.toFixed(2)} s (${formatRange(r.time, 2)})`,
+      `${(r.time.median / r.floor).toFixed(2)}×`,
+      `${r.rss.median.toFixed(0)} MiB (${formatRange(r.rss, 0)})`,
+    ]);
+    process.stdout.write(`${machineLine()}; load average ${loadBefore} before, ${loadavg()[0]!.toFixed(1)} after\n`);
+    process.stdout.write(
+      `astro-comments check, deployed state unchanged: ${RUNS} runs per size, mock latency ${LATENCY_MS} ms, concurrency ${crawlDefaults.concurrency}, per_page ${PREFERRED_PER_PAGE}. Check: wall time from spawning the bin to its exit (Node's start included), and its process's peak RSS. Bare requests: the same requests over as many connections, answers only read (what the mock and the machine allow at the time). Crawl in-process: the check's crawl and digests inside this script. All three interleaved.\n\n`,
+    );
+    process.stdout.write(
+      `${markdownTable(["comments", "requests", "floor F", "ideal crawl", "bare requests", "crawl in-process", "check (median, range)", "check ÷ F", "peak RSS (median, range)"], ["left", "right", "right", "right", "right", "right", "right", "right", "right"], rows)}\n\n`,
+    );
+    const worst = results.reduce((a, b) => (b.time.median / b.floor > a.time.median / a.floor ? b : a));
+    const heaviest = Math.max(...results.map((r) => r.rss.max));
+    process.stdout.write(
+      `Targets: check within ${TARGET.ofFloor}× F (worst ${(worst.time.median / worst.floor).toFixed(2)}× at ${formatNumber(worst.comments)} comments); peak RSS under ${TARGET.rssMiB} MiB (highest run ${heaviest.toFixed(0)} MiB).\n`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

@@ -41,7 +41,10 @@ process.env.ASTRO_TIMER_PATH = join(timerDir, "timer.json");
 try {
   await build({ root, logLevel: "info" });
   const ms = performance.now() - started;
-  const timer = JSON.parse(readFileSync(process.env.ASTRO_TIMER_PATH, "utf8")) as Record<string, { elapsedTime: number }>;
+  const timer = JSON.parse(readFileSync(process.env.ASTRO_TIMER_PATH, "utf8")) as Record<
+    string,
+    { elapsedTime: number }
+  >;
   const phases = Object.fromEntries(Object.entries(timer).map(([name, stat]) => [name, stat.elapsedTime]));
   const measurement: BuildMeasurement = { ms, maxRssKiB: process.resourceUsage().maxRSS, phases, timeline };
   process.stdout.write(`\n${JSON.stringify(measurement)}\n`);

@@ -42,7 +42,11 @@ async function load(origin: string, paths: readonly string[], measureMs: number)
     while (!stop) {
       const path = paths[index++ % paths.length]!;
       const started = performance.now();
-      const { statusCode, body } = await pool.request({ method: "GET", path, headers: { authorization: `Bearer ${DEFAULT_TOKEN}` } });
+      const { statusCode, body } = await pool.request({
+        method: "GET",
+        path,
+        headers: { authorization: `Bearer ${DEFAULT_TOKEN}` },
+      });
       const text = await body.text();
       if (statusCode !== 200) throw new Error(`${path} answered ${statusCode}: ${text.slice(0, 200)}`);
       if (measuring) {
@@ -52,10 +56,14 @@ async function load(origin: string, paths: readonly string[], measureMs: number)
     }
   };
   // A failing worker stops the others, so the error surfaces now and not as an unhandled rejection.
-  const workers = Promise.all(Array.from({ length: CONNECTIONS }, () => worker().catch((error: unknown) => {
-    stop = true;
-    throw error;
-  })));
+  const workers = Promise.all(
+    Array.from({ length: CONNECTIONS }, () =>
+      worker().catch((error: unknown) => {
+        stop = true;
+        throw error;
+      }),
+    ),
+  );
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   let elapsed = 0;
   try {
@@ -73,7 +81,12 @@ async function load(origin: string, paths: readonly string[], measureMs: number)
     await pool.close();
   }
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / (elapsed / 1000), p50: latencies[Math.floor(latencies.length / 2)] ?? 0, p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, bytes: bytes / Math.max(latencies.length, 1) };
+  return {
+    rps: latencies.length / (elapsed / 1000),
+    p50: latencies[Math.floor(latencies.length / 2)] ?? 0,
+    p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    bytes: bytes / Math.max(latencies.length, 1),
+  };
 }
 
 function listen(server: Server): Promise<number> {
@@ -89,7 +102,13 @@ async function measureMockThroughput({ measureMs = 5_000 }: { measureMs?: number
 
     // Baseline: the same 20 responses from memory, no Prism, no validation.
     const pages = new Map<string, string>();
-    for (const path of paths) pages.set(path, await fetch(`${mockProcess.url}${path}`, { headers: { authorization: `Bearer ${DEFAULT_TOKEN}` } }).then((r) => r.text()));
+    for (const path of paths)
+      pages.set(
+        path,
+        await fetch(`${mockProcess.url}${path}`, { headers: { authorization: `Bearer ${DEFAULT_TOKEN}` } }).then((r) =>
+          r.text(),
+        ),
+      );
     const bare = createServer((req, res) => {
       const page = pages.get(req.url ?? "") ?? "";
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(page) }).end(page);
@@ -109,10 +128,24 @@ async function measureMockThroughput({ measureMs = 5_000 }: { measureMs?: number
 
 if (import.meta.main) {
   const result = await measureMockThroughput({ measureMs: Number(process.env.BENCH_MS ?? 5_000) });
-  const row = (name: string, r: Throughput) => [name, formatNumber(r.rps), r.p50.toFixed(1), r.p99.toFixed(1), (r.bytes / 1024).toFixed(1)];
-  console.log(`\nMock throughput: ${result.connections} connections, ${result.measureMs / 1000} s — ${machineLine()}\n`);
-  console.log(markdownTable(["server", "req/s", "p50 ms", "p99 ms", "KiB/res"], ["left", "right", "right", "right", "right"], [
-    row("mock: Prism routing + validation, 50/page", result.mock),
-    row("baseline: bare node:http, same pages from memory", result.baseline),
-  ]));
+  const row = (name: string, r: Throughput) => [
+    name,
+    formatNumber(r.rps),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    (r.bytes / 1024).toFixed(1),
+  ];
+  console.log(
+    `\nMock throughput: ${result.connections} connections, ${result.measureMs / 1000} s — ${machineLine()}\n`,
+  );
+  console.log(
+    markdownTable(
+      ["server", "req/s", "p50 ms", "p99 ms", "KiB/res"],
+      ["left", "right", "right", "right", "right"],
+      [
+        row("mock: Prism routing + validation, 50/page", result.mock),
+        row("baseline: bare node:http, same pages from memory", result.baseline),
+      ],
+    ),
+  );
 }

@@ -49,7 +49,11 @@ export function formatPercent(ratio: number, decimals = 0): string {
 export type Alignment = "left" | "right";
 
 /** A GitHub-flavoured markdown table; a pipe inside a cell is escaped so it cannot split the cell. */
-export function markdownTable(header: readonly string[], alignments: readonly Alignment[], rows: ReadonlyArray<readonly string[]>): string {
+export function markdownTable(
+  header: readonly string[],
+  alignments: readonly Alignment[],
+  rows: ReadonlyArray<readonly string[]>,
+): string {
   const line = (cells: readonly string[]) => `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
   const rule = header.map((_, i) => (alignments[i] === "right" ? "---:" : "---"));
   return [line(header), `| ${rule.join(" | ")} |`, ...rows.map(line)].join("\n");

@@ -55,7 +55,9 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 // Setup: the blog's posts (bench/site/shared/posts.json, git-ignored), the comments file the mock
 // serves, and the mock.
 
-log(`astro-comments benchmark: ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}; the table comes at the end (about ${Math.ceil(ROUNDS * 3.5 + 1)} minutes)`);
+log(
+  `astro-comments benchmark: ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}; the table comes at the end (about ${Math.ceil(ROUNDS * 3.5 + 1)} minutes)`,
+);
 if (ROUNDS < 3) log(`BENCH_ROUNDS=${ROUNDS}: fewer than 3 rounds, so the medians below are not meaningful`);
 
 const blog = generateBlog(shape);
@@ -82,14 +84,24 @@ async function addComment(url: string, round: number): Promise<void> {
     method: "POST",
     headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
     // A reply does not count toward per_page, so every round crawls the same 400 pages.
-    body: JSON.stringify({ replyTo: target.parentId, path: target.path, name: "Bench reader", content: `One more comment, round ${round}.` }),
+    body: JSON.stringify({
+      replyTo: target.parentId,
+      path: target.path,
+      name: "Bench reader",
+      content: `One more comment, round ${round}.`,
+    }),
   });
   const text = await response.body.text();
-  if (response.statusCode !== 201) throw new Error(`adding a comment on ${target.path} failed (${response.statusCode}): ${text.slice(0, 300)}`);
+  if (response.statusCode !== 201)
+    throw new Error(`adding a comment on ${target.path} failed (${response.statusCode}): ${text.slice(0, 300)}`);
 }
 
 const crawlRuns = { ours: [] as CrawlRun[], sequential: [] as CrawlRun[] };
-const buildRuns = new Map<RunKey, BuildRun[]>(compared.flatMap((variant) => (["cold", "warm"] as const).map((state) => [runKey(variant, state), []] as [RunKey, BuildRun[]])));
+const buildRuns = new Map<RunKey, BuildRun[]>(
+  compared.flatMap((variant) =>
+    (["cold", "warm"] as const).map((state) => [runKey(variant, state), []] as [RunKey, BuildRun[]]),
+  ),
+);
 const incrementalRuns: BuildRun[] = [];
 const sanitizerRates = sanitizers.map((): number[] => []);
 const checkRuns: Array<Awaited<ReturnType<typeof measureCheck>>> = [];
@@ -106,15 +118,30 @@ async function build(variant: Variant, env: Record<string, string>, label: strin
   }
   fingerprint = current;
   loads.push(loadavg()[0]!);
-  const run = await runBuild(variant, env, join(resultsDir, "logs", `${tag.replace(/\W+/g, "")}-${label.replace(/\W+/g, "-")}.log`));
+  const run = await runBuild(
+    variant,
+    env,
+    join(resultsDir, "logs", `${tag.replace(/\W+/g, "")}-${label.replace(/\W+/g, "-")}.log`),
+  );
   const loader = run.loader ? `, by the loader ${run.loader.rendered}` : "";
-  log(`${tag} ${label}: ${run.seconds.toFixed(2)} s, ${run.peakMiB.toFixed(0)} MiB, pages rendered by Astro ${run.pagesRendered}, restored ${run.pagesRestored}${loader}`);
+  log(
+    `${tag} ${label}: ${run.seconds.toFixed(2)} s, ${run.peakMiB.toFixed(0)} MiB, pages rendered by Astro ${run.pagesRendered}, restored ${run.pagesRestored}${loader}`,
+  );
   return run;
 }
 
 let mock: MockProcess | undefined;
 try {
-  mock = await startMockProcess(["--token", TOKEN, "--domain", shape.domain, "--data", commentsFile, "--latency", String(LATENCY_MS)]);
+  mock = await startMockProcess([
+    "--token",
+    TOKEN,
+    "--domain",
+    shape.domain,
+    "--data",
+    commentsFile,
+    "--latency",
+    String(LATENCY_MS),
+  ]);
   const url = mock.url;
   const siteEnv = { COMMENTS_DOMAIN: shape.domain, COMMENTS_API_URL: url, COMMENTS_API_TOKEN: TOKEN };
   const credentials = credentialsFromEnv(siteEnv);
@@ -124,7 +151,9 @@ try {
     crawlRuns.ours.push(ours);
     const sequential = await crawlSequential(credentials, DEFAULT_MAX_PER_PAGE);
     crawlRuns.sequential.push(sequential);
-    log(`${tag} crawl: ours ${ours.seconds.toFixed(2)} s, one after another ${sequential.seconds.toFixed(2)} s (${ours.requests} requests)`);
+    log(
+      `${tag} crawl: ours ${ours.seconds.toFixed(2)} s, one after another ${sequential.seconds.toFixed(2)} s (${ours.requests} requests)`,
+    );
     const order = compared.map((_, i) => compared[(i + round - 1) % compared.length]!);
     for (const state of ["cold", "warm"] as const) {
       for (const variant of order) {
@@ -139,8 +168,13 @@ try {
     }
     await addComment(url, round);
     incrementalRuns.push(await build("incremental", siteEnv, "incremental one new comment", tag));
-    measureSanitizerRates(sanitizerBodies(), { rounds: SANITIZER_ROUNDS_PER_ROUND, sampleMs: SANITIZER_SAMPLE_MS }).forEach((rates, s) => sanitizerRates[s]!.push(...rates));
-    log(`${tag} sanitizer: ${sanitizers.map(([name], s) => `${name} ${formatNumber(sanitizerRates[s]!.at(-1)!)} bodies/s`).join(", ")}`);
+    measureSanitizerRates(sanitizerBodies(), {
+      rounds: SANITIZER_ROUNDS_PER_ROUND,
+      sampleMs: SANITIZER_SAMPLE_MS,
+    }).forEach((rates, s) => sanitizerRates[s]!.push(...rates));
+    log(
+      `${tag} sanitizer: ${sanitizers.map(([name], s) => `${name} ${formatNumber(sanitizerRates[s]!.at(-1)!)} bodies/s`).join(", ")}`,
+    );
     const check = await measureCheck({ url, token: TOKEN, domain: shape.domain });
     checkRuns.push(check);
     log(`${tag} freshness check: ${check.seconds.toFixed(2)} s, ${check.peakMiB.toFixed(0)} MiB`);
@@ -159,8 +193,10 @@ const of = (values: readonly number[]) => spread(values);
 
 const firstCrawl = crawlRuns.ours[0]!;
 const F = networkFloor(firstCrawl.threads, DEFAULT_MAX_PER_PAGE, LATENCY_MS);
-const signed = (value: number, decimals: number, unit: string) => (Number.isFinite(value) ? `${value >= 0 ? "+" : "−"}${formatNumber(Math.abs(value), decimals)}${unit}` : "?");
-const signedRange = (value: Spread, decimals: number, unit: string) => `${signed(value.min, decimals, "")} to ${signed(value.max, decimals, unit)}`;
+const signed = (value: number, decimals: number, unit: string) =>
+  Number.isFinite(value) ? `${value >= 0 ? "+" : "−"}${formatNumber(Math.abs(value), decimals)}${unit}` : "?";
+const signedRange = (value: Spread, decimals: number, unit: string) =>
+  `${signed(value.min, decimals, "")} to ${signed(value.max, decimals, unit)}`;
 const seconds = (value: Spread) => `${value.median.toFixed(2)} s`;
 const secondsRange = (value: Spread) => `${formatRange(value, 2)} s`;
 const verdict = (met: boolean) => (met ? "met" : "NOT met");
@@ -173,11 +209,25 @@ interface Overhead {
 /** `own` against `reference` (the comment-free build of the same state, or the floor), round by round. */
 function overhead(own: readonly BuildRun[], reference: readonly BuildRun[]): Overhead {
   const difference = (pick: (run: BuildRun) => number) => of(own.map((run, i) => pick(run) - pick(reference[i]!)));
-  return { time: difference((r) => r.seconds), percent: of(own.map((run, i) => run.seconds / reference[i]!.seconds - 1)), rss: difference((r) => r.peakMiB) };
+  return {
+    time: difference((r) => r.seconds),
+    percent: of(own.map((run, i) => run.seconds / reference[i]!.seconds - 1)),
+    rss: difference((r) => r.peakMiB),
+  };
 }
 const baselineRuns = (state: State) => runs(runKey("baseline", state));
 
-const header = ["measurement", "median", "range", "over its baseline (range)", "%", "in F", "peak RSS MiB (range)", "RSS over baseline (range)", "target"];
+const header = [
+  "measurement",
+  "median",
+  "range",
+  "over its baseline (range)",
+  "%",
+  "in F",
+  "peak RSS MiB (range)",
+  "RSS over baseline (range)",
+  "target",
+];
 const rows: string[][] = [];
 const targetLines: string[] = [];
 const describe: Record<Compared, string> = {
@@ -205,7 +255,8 @@ function buildRow(label: string, own: BuildRun[], over: Overhead | undefined, ta
 }
 
 for (const state of ["cold", "warm"] as const) {
-  const stateLabel = state === "cold" ? "cold (Astro's caches deleted)" : "warm (caches kept, nothing changed, every page rendered)";
+  const stateLabel =
+    state === "cold" ? "cold (Astro's caches deleted)" : "warm (caches kept, nothing changed, every page rendered)";
   for (const variant of compared) {
     const key = runKey(variant, state);
     if (variant === "baseline") {
@@ -219,59 +270,145 @@ for (const state of ["cold", "warm"] as const) {
       const timeMet = over.time.median <= goal.f * F.seconds;
       const rssMet = over.rss.median <= goal.rssMiB;
       target = `≤ +${goal.f} F: ${verdict(timeMet)}; ≤ +${goal.rssMiB} MiB: ${verdict(rssMet)}`;
-      targetLines.push(`- ${state} build ≤ +${goal.f} F (${(goal.f * F.seconds).toFixed(2)} s) over the comment-free ${state} build: ${signed(over.time.median, 2, " s")} = ${signed(over.time.median / F.seconds, 2, " F")} — ${verdict(timeMet)}`);
-      targetLines.push(`- ${state} peak RSS ≤ +${goal.rssMiB} MiB over the comment-free ${state} build: ${signed(over.rss.median, 0, " MiB")} — ${verdict(rssMet)}`);
+      targetLines.push(
+        `- ${state} build ≤ +${goal.f} F (${(goal.f * F.seconds).toFixed(2)} s) over the comment-free ${state} build: ${signed(over.time.median, 2, " s")} = ${signed(over.time.median / F.seconds, 2, " F")} — ${verdict(timeMet)}`,
+      );
+      targetLines.push(
+        `- ${state} peak RSS ≤ +${goal.rssMiB} MiB over the comment-free ${state} build: ${signed(over.rss.median, 0, " MiB")} — ${verdict(rssMet)}`,
+      );
     }
     rows.push(buildRow(`build ${describe[variant]}, ${state}`, runs(key), over, target));
   }
 }
-rows.push(buildRow(`build with comments and incremental builds, 1 new comment (vs the warm baseline)`, incrementalRuns, overhead(incrementalRuns, baselineRuns("warm")), "none (Astro restores unchanged pages)"));
+rows.push(
+  buildRow(
+    `build with comments and incremental builds, 1 new comment (vs the warm baseline)`,
+    incrementalRuns,
+    overhead(incrementalRuns, baselineRuns("warm")),
+    "none (Astro restores unchanged pages)",
+  ),
+);
 const warmBuild = of(runs("comments warm").map((r) => r.seconds));
 {
   const time = of(checkRuns.map((r) => r.seconds));
   const rss = of(checkRuns.map((r) => r.peakMiB));
-  rows.push(["freshness check (npx astro-comments check), nothing changed", seconds(time), secondsRange(time), `${(time.median / warmBuild.median).toFixed(2)}× the warm build with comments`, "", `${(time.median / F.seconds).toFixed(2)} F`, `${formatNumber(rss.median)} (${formatRange(rss)})`, "", "issue 21: ≤ 1.2 F, < 150 MiB"]);
+  rows.push([
+    "freshness check (npx astro-comments check), nothing changed",
+    seconds(time),
+    secondsRange(time),
+    `${(time.median / warmBuild.median).toFixed(2)}× the warm build with comments`,
+    "",
+    `${(time.median / F.seconds).toFixed(2)} F`,
+    `${formatNumber(rss.median)} (${formatRange(rss)})`,
+    "",
+    "issue 21: ≤ 1.2 F, < 150 MiB",
+  ]);
 }
 
 const ours = of(crawlRuns.ours.map((r) => r.seconds));
 const sequential = of(crawlRuns.sequential.map((r) => r.seconds));
 const ideal = crawlIdealSeconds(firstCrawl.requests, crawlDefaults.concurrency, LATENCY_MS);
-rows.push([`crawl: astro-comments alone, its defaults (concurrency ${crawlDefaults.concurrency}, per_page ${DEFAULT_MAX_PER_PAGE})`, seconds(ours), secondsRange(ours), `${(ours.median / ideal).toFixed(2)}× its ideal ${ideal.toFixed(2)} s`, "", `${(ours.median / F.seconds).toFixed(2)} F`, "", "", ""]);
-rows.push([`crawl: one request after another, per_page ${DEFAULT_MAX_PER_PAGE}`, seconds(sequential), secondsRange(sequential), `${(sequential.median / ours.median).toFixed(1)}× ours`, "", `${(sequential.median / F.seconds).toFixed(2)} F`, "", "", ""]);
-rows.push([`network floor F`, `${F.seconds.toFixed(2)} s`, "", `${formatNumber(F.requests)} requests × ${LATENCY_MS} ms ÷ ${F.connections} connections`, "", "1 F", "", "", ""]);
+rows.push([
+  `crawl: astro-comments alone, its defaults (concurrency ${crawlDefaults.concurrency}, per_page ${DEFAULT_MAX_PER_PAGE})`,
+  seconds(ours),
+  secondsRange(ours),
+  `${(ours.median / ideal).toFixed(2)}× its ideal ${ideal.toFixed(2)} s`,
+  "",
+  `${(ours.median / F.seconds).toFixed(2)} F`,
+  "",
+  "",
+  "",
+]);
+rows.push([
+  `crawl: one request after another, per_page ${DEFAULT_MAX_PER_PAGE}`,
+  seconds(sequential),
+  secondsRange(sequential),
+  `${(sequential.median / ours.median).toFixed(1)}× ours`,
+  "",
+  `${(sequential.median / F.seconds).toFixed(2)} F`,
+  "",
+  "",
+  "",
+]);
+rows.push([
+  `network floor F`,
+  `${F.seconds.toFixed(2)} s`,
+  "",
+  `${formatNumber(F.requests)} requests × ${LATENCY_MS} ms ÷ ${F.connections} connections`,
+  "",
+  "1 F",
+  "",
+  "",
+  "",
+]);
 const crawlBytes = of(crawlRuns.ours.map((r) => r.bytes / 2 ** 20));
-rows.push(["raw JSON of the crawled comments", `${crawlBytes.median.toFixed(1)} MiB`, `${formatRange(crawlBytes, 1)} MiB`, `${formatNumber(firstCrawl.requests)} responses`, "", "", "", "", ""]);
+rows.push([
+  "raw JSON of the crawled comments",
+  `${crawlBytes.median.toFixed(1)} MiB`,
+  `${formatRange(crawlBytes, 1)} MiB`,
+  `${formatNumber(firstCrawl.requests)} responses`,
+  "",
+  "",
+  "",
+  "",
+  "",
+]);
 
 const sanitizerSpreads = sanitizerRates.map((rates) => of(rates));
 const sanitizerSpeedUp = sanitizerSpreads[1]!.median / sanitizerSpreads[0]!.median;
 sanitizers.forEach(([name], s) => {
   const rate = sanitizerSpreads[s]!;
-  rows.push([`sanitizer: ${name}`, `${formatNumber(rate.median)} bodies/s`, formatRange(rate), s === 0 ? "1.0×" : `${sanitizerSpeedUp.toFixed(1)}×`, "", "", "", "", s === 0 ? "" : `≥ ${TARGETS.sanitizerSpeedUp}×: ${verdict(sanitizerSpeedUp >= TARGETS.sanitizerSpeedUp)}`]);
+  rows.push([
+    `sanitizer: ${name}`,
+    `${formatNumber(rate.median)} bodies/s`,
+    formatRange(rate),
+    s === 0 ? "1.0×" : `${sanitizerSpeedUp.toFixed(1)}×`,
+    "",
+    "",
+    "",
+    "",
+    s === 0 ? "" : `≥ ${TARGETS.sanitizerSpeedUp}×: ${verdict(sanitizerSpeedUp >= TARGETS.sanitizerSpeedUp)}`,
+  ]);
 });
-targetLines.push(`- sanitizer ≥ ${TARGETS.sanitizerSpeedUp}× sanitize-html: ${sanitizerSpeedUp.toFixed(1)}× — ${verdict(sanitizerSpeedUp >= TARGETS.sanitizerSpeedUp)}`);
+targetLines.push(
+  `- sanitizer ≥ ${TARGETS.sanitizerSpeedUp}× sanitize-html: ${sanitizerSpeedUp.toFixed(1)}× — ${verdict(sanitizerSpeedUp >= TARGETS.sanitizerSpeedUp)}`,
+);
 
 // Where each variant's time went, medians over the rounds.
 function detail(label: string, own: BuildRun[]): string {
   const m = (pick: (run: BuildRun) => number) => of(own.map(pick)).median;
-  const parts = [`content sync ${m((r) => r.sync).toFixed(1)} s (done at ${m((r) => r.syncedAt).toFixed(1)} s)`, `Vite bundle ${m((r) => r.bundle).toFixed(1)} s`, `pages ${m((r) => r.generate).toFixed(1)} s from ${m((r) => r.pagesAt).toFixed(1)} s (${formatNumber(m((r) => r.pagesRendered))} rendered, ${formatNumber(m((r) => r.pagesRestored))} restored)`];
+  const parts = [
+    `content sync ${m((r) => r.sync).toFixed(1)} s (done at ${m((r) => r.syncedAt).toFixed(1)} s)`,
+    `Vite bundle ${m((r) => r.bundle).toFixed(1)} s`,
+    `pages ${m((r) => r.generate).toFixed(1)} s from ${m((r) => r.pagesAt).toFixed(1)} s (${formatNumber(m((r) => r.pagesRendered))} rendered, ${formatNumber(m((r) => r.pagesRestored))} restored)`,
+  ];
   if (own.some((r) => r.loader)) {
     parts.push(`crawl ${m((r) => r.loader?.fetchSeconds ?? Number.NaN).toFixed(1)} s`);
-    parts.push(`pages whose comments the loader rendered: ${own.map((r) => (r.loader ? formatNumber(r.loader.rendered) : "?")).join(", ")}`);
+    parts.push(
+      `pages whose comments the loader rendered: ${own.map((r) => (r.loader ? formatNumber(r.loader.rendered) : "?")).join(", ")}`,
+    );
   }
-  if (own.some((r) => r.floorCrawlSeconds !== undefined)) parts.push(`crawl ${m((r) => r.floorCrawlSeconds ?? Number.NaN).toFixed(1)} s`);
+  if (own.some((r) => r.floorCrawlSeconds !== undefined))
+    parts.push(`crawl ${m((r) => r.floorCrawlSeconds ?? Number.NaN).toFixed(1)} s`);
   return `- ${label}: ${parts.join("; ")}`;
 }
 const details = [
-  ...(["cold", "warm"] as const).flatMap((state) => compared.map((variant) => detail(`${variant} ${state}`, runs(runKey(variant, state))))),
+  ...(["cold", "warm"] as const).flatMap((state) =>
+    compared.map((variant) => detail(`${variant} ${state}`, runs(runKey(variant, state)))),
+  ),
   detail("incremental, 1 new comment", incrementalRuns),
 ];
 // What the integration's own work (grouping, sanitizing, storing, rendering) adds over the floor.
 for (const state of ["cold", "warm"] as const) {
   const { time, rss } = overhead(runs(runKey("comments", state)), runs(runKey("floor", state)));
-  targetLines.push(`- with comments over the floor, ${state} (the integration's own work): ${signed(time.median, 2, " s")} = ${signed(time.median / F.seconds, 2, " F")}, peak RSS ${signed(rss.median, 0, " MiB")}`);
+  targetLines.push(
+    `- with comments over the floor, ${state} (the integration's own work): ${signed(time.median, 2, " s")} = ${signed(time.median / F.seconds, 2, " F")}, peak RSS ${signed(rss.median, 0, " MiB")}`,
+  );
 }
 const warmRendered = runs("comments warm").map((r) => r.loader?.rendered);
-targetLines.push(`- a warm build sanitizes and highlights nothing (the loader's "N rendered" = 0): ${warmRendered.map((r) => r ?? "?").join(", ")} — ${verdict(warmRendered.every((r) => r === 0))}`);
+targetLines.push(
+  `- a warm build sanitizes and highlights nothing (the loader's "N rendered" = 0): ${warmRendered.map((r) => r ?? "?").join(", ")} — ${verdict(warmRendered.every((r) => r === 0))}`,
+);
 
 const ordinal = (n: number) => ({ 2: "second", 3: "third", 4: "fourth", 5: "fifth" })[n] ?? `${n}th`;
 const minutes = ((performance.now() - benchStarted) / 60_000).toFixed(1);
@@ -285,7 +422,11 @@ const report = [
   `- F = ${F.seconds.toFixed(2)} s, the network floor: the fewest requests the service allows (⌈${formatNumber(firstCrawl.threads)} ÷ ${DEFAULT_MAX_PER_PAGE}⌉ = ${formatNumber(F.requests)}, counted as issue 17 counts them) × ${LATENCY_MS} ms ÷ ${F.connections} connections`,
   `- ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}, each: the crawls, the cold builds, the warm builds (order rotated each round), 1 new comment and the incremental build, the sanitizer; every build in its own process; cold = the variant's .astro and node_modules (Astro's cacheDir, Vite's cache) deleted, the same for every variant; each overhead is the median (range) of the per-round differences with the comment-free build in the same state and round; the bench took ${minutes} min`,
   `- noise: the 1-minute load average before the builds was ${formatRange(load, 1)} (median ${load.median.toFixed(1)}) on ${availableParallelism()} cores`,
-  ...(rebuilds.length > 0 ? [`- **packages/astro-comments changed during the run** (${rebuilds.join("; ")}): rows measured before and after ran different code`] : []),
+  ...(rebuilds.length > 0
+    ? [
+        `- **packages/astro-comments changed during the run** (${rebuilds.join("; ")}): rows measured before and after ran different code`,
+      ]
+    : []),
   `- every build starts without dist/, as in CI; the incremental row adds one reply on ${target.path} before its build in every round (a reply changes no request), so round r's other builds see r − 1 more replies than round 1's`,
   ``,
   markdownTable(header, ["left", "right", "right", "right", "right", "right", "right", "right", "left"], rows),
@@ -300,5 +441,22 @@ const report = [
 
 console.log(`\n${report}`);
 writeFileSync(join(resultsDir, "latest.md"), report);
-writeFileSync(join(resultsDir, "latest.json"), JSON.stringify({ startedAt, machine: machineLine(startedAt), shape, networkFloor: F, crawlRuns, buildRuns: Object.fromEntries(buildRuns), incrementalRuns, sanitizerRates, checkRuns }, null, 2));
+writeFileSync(
+  join(resultsDir, "latest.json"),
+  JSON.stringify(
+    {
+      startedAt,
+      machine: machineLine(startedAt),
+      shape,
+      networkFloor: F,
+      crawlRuns,
+      buildRuns: Object.fromEntries(buildRuns),
+      incrementalRuns,
+      sanitizerRates,
+      checkRuns,
+    },
+    null,
+    2,
+  ),
+);
 log(`written to bench-results/latest.md (raw runs in latest.json, build logs in logs/)`);

@@ -24,7 +24,9 @@ const sanitizerDataset = { seed: 1, size: 3_000 };
 let cachedBodies: string[] | undefined;
 /** The non-empty comment bodies of generateDataset(sanitizerDataset), generated on first use. */
 export function sanitizerBodies(): readonly string[] {
-  cachedBodies ??= generateDataset(sanitizerDataset).map((comment) => comment.html).filter((html) => html !== "");
+  cachedBodies ??= generateDataset(sanitizerDataset)
+    .map((comment) => comment.html)
+    .filter((html) => html !== "");
   return cachedBodies;
 }
 
@@ -45,9 +47,14 @@ function sample(sanitize: Sanitize, input: readonly string[], passes: number): n
  * Bodies per second of each sanitizer (in the order of `sanitizers`), one sample of about
  * `sampleMs` per round; rounds alternate which sanitizer goes first. Returns rates[sanitizer][round].
  */
-export function measureSanitizerRates(input: readonly string[], { rounds = ROUNDS, sampleMs = SAMPLE_MS } = {}): number[][] {
+export function measureSanitizerRates(
+  input: readonly string[],
+  { rounds = ROUNDS, sampleMs = SAMPLE_MS } = {},
+): number[][] {
   // The warm-up pass also sizes the samples.
-  const passes = sanitizers.map(([, sanitize]) => Math.max(1, Math.round((sample(sanitize, input, 1) * sampleMs) / 1000 / input.length)));
+  const passes = sanitizers.map(([, sanitize]) =>
+    Math.max(1, Math.round((sample(sanitize, input, 1) * sampleMs) / 1000 / input.length)),
+  );
   const rates = sanitizers.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
@@ -105,7 +112,11 @@ function benchmark(): void {
   const seconds = (performance.now() - started) / 1000;
 
   const memory = sanitizers.map((_, index): MemoryUse => {
-    const child = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--memory-probe", String(index)], { encoding: "utf8" });
+    const child = spawnSync(
+      process.execPath,
+      ["--expose-gc", fileURLToPath(import.meta.url), "--memory-probe", String(index)],
+      { encoding: "utf8" },
+    );
     if (child.status !== 0) throw new Error(`memory probe failed: ${child.stderr}`);
     return JSON.parse(child.stdout) as MemoryUse;
   });
@@ -124,14 +135,33 @@ function benchmark(): void {
     return sanitizers.map(([name], s) => {
       const measured = spread(rates[g]![s]!);
       const speedUp = s === 0 ? "1.0×" : `${ratios.median.toFixed(1)}× (${formatRange(ratios, 1)})`;
-      return [`${group} (${formatNumber(input.length)})`, name, formatNumber(measured.median), formatRange(measured), (1e6 / measured.median).toFixed(1), speedUp];
+      return [
+        `${group} (${formatNumber(input.length)})`,
+        name,
+        formatNumber(measured.median),
+        formatRange(measured),
+        (1e6 / measured.median).toFixed(1),
+        speedUp,
+      ];
     });
   });
-  console.log(markdownTable(["bodies", "sanitizer", "bodies/s, median", "range", "µs/body", "speed-up, median of rounds (range)"], ["left", "left", "right", "right", "right", "right"], rows));
-  console.log(`\n${markdownTable(
-    [`memory, ${MEMORY_PASSES} passes over all bodies in a fresh process`, "peak RSS over start, MiB", "heap retained after GC, MiB"],
-    ["left", "right", "right"],
-    sanitizers.map(([name], s) => [name, memory[s]!.peakRss.toFixed(1), memory[s]!.retainedHeap.toFixed(1)]),
-  )}`);
+  console.log(
+    markdownTable(
+      ["bodies", "sanitizer", "bodies/s, median", "range", "µs/body", "speed-up, median of rounds (range)"],
+      ["left", "left", "right", "right", "right", "right"],
+      rows,
+    ),
+  );
+  console.log(
+    `\n${markdownTable(
+      [
+        `memory, ${MEMORY_PASSES} passes over all bodies in a fresh process`,
+        "peak RSS over start, MiB",
+        "heap retained after GC, MiB",
+      ],
+      ["left", "right", "right"],
+      sanitizers.map(([name], s) => [name, memory[s]!.peakRss.toFixed(1), memory[s]!.retainedHeap.toFixed(1)]),
+    )}`,
+  );
   console.log(`\n(checksum ${sink})`);
 }

@@ -14,7 +14,11 @@ const env = {
   ASTRO_TELEMETRY_DISABLED: "1",
   ...(mock ? { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token } : {}),
 };
-process.stdout.write(mock ? `mock comments API on ${mock.url} (domain example.com)\n` : `using the comments API at ${process.env.COMMENTS_API_URL}\n`);
+process.stdout.write(
+  mock
+    ? `mock comments API on ${mock.url} (domain example.com)\n`
+    : `using the comments API at ${process.env.COMMENTS_API_URL}\n`,
+);
 
 let code: number;
 try {

@@ -25,7 +25,13 @@ its page, signed in (the link works once): ${mock.signInUrl()}\n`);
 const child = spawn("astro", ["dev", "--host", "127.0.0.1", "--port", String(devPort), ...process.argv.slice(2)], {
   cwd: site,
   stdio: "inherit",
-  env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
+  env: {
+    ...process.env,
+    ASTRO_TELEMETRY_DISABLED: "1",
+    COMMENTS_DOMAIN: "example.com",
+    COMMENTS_API_URL: mock.url,
+    COMMENTS_API_TOKEN: mock.token,
+  },
 });
 const stop = () => child.kill("SIGTERM");
 process.once("SIGINT", stop);

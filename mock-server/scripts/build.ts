@@ -30,5 +30,8 @@ await build({
 });
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const declarations = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: packageDir, stdio: "inherit" });
+const declarations = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+  cwd: packageDir,
+  stdio: "inherit",
+});
 process.exit(declarations.status ?? 1);

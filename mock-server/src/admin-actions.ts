@@ -39,7 +39,8 @@ export function createAdminActions({ store, outage, faults, wholeSeconds, onChan
     return result;
   };
   return {
-    addComment: (input) => changed(store.insert(resolveNewComment(parseNewComment(input), store, currentTimestamp(wholeSeconds)))),
+    addComment: (input) =>
+      changed(store.insert(resolveNewComment(parseNewComment(input), store, currentTimestamp(wholeSeconds)))),
     approve: (id) => changed(store.setStatus(id, "approved")),
     reject: (id) => changed(store.setStatus(id, "spam")),
     remove: (id) => changed(store.remove(id)),

@@ -11,7 +11,8 @@ import type { OutageMode } from "./runtime-faults.ts";
 export const ADMIN_PREFIX = "/__admin/";
 
 const moderations = { approve: "approve", reject: "reject", delete: "remove" } as const;
-const routes = "POST __admin/comments, POST __admin/comments/<id>/approve|reject|delete, POST __admin/outage, POST __admin/faults, POST __admin/sign-in";
+const routes =
+  "POST __admin/comments, POST __admin/comments/<id>/approve|reject|delete, POST __admin/outage, POST __admin/faults, POST __admin/sign-in";
 // A comment is small; anything bigger is a mistake, not something to buffer.
 const MAX_BODY_BYTES = 1 << 20;
 
@@ -20,7 +21,10 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new InvalidInputError(`Cannot read the request: the body is over ${MAX_BODY_BYTES} bytes; send one small JSON object.`);
+    if (size > MAX_BODY_BYTES)
+      throw new InvalidInputError(
+        `Cannot read the request: the body is over ${MAX_BODY_BYTES} bytes; send one small JSON object.`,
+      );
     chunks.push(chunk);
   }
   try {
@@ -34,7 +38,14 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
  * Answers a request whose path (trailing slashes trimmed) starts with ADMIN_PREFIX. `signInUrl`
  * mints a one-time URL of the mock's page; undefined when the page is off.
  */
-export async function handleAdmin(req: IncomingMessage, res: ServerResponse, route: string, token: string, actions: AdminActions, signInUrl: (() => string) | undefined): Promise<void> {
+export async function handleAdmin(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: string,
+  token: string,
+  actions: AdminActions,
+  signInUrl: (() => string) | undefined,
+): Promise<void> {
   if (req.headers.authorization !== `Bearer ${token}`) {
     send(res, 401, { message: "Unauthenticated." }, false);
     return;
@@ -43,16 +54,32 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, rou
   // public, so a web page (a DNS-rebound one included) must not drive these routes: the mock's
   // page has its own session instead.
   if (req.headers.origin !== undefined) {
-    send(res, 403, { message: `The admin routes do not take requests from web pages (Origin ${req.headers.origin}); use the mock's page at /__mock/, or send the request without an Origin header.` }, false);
+    send(
+      res,
+      403,
+      {
+        message: `The admin routes do not take requests from web pages (Origin ${req.headers.origin}); use the mock's page at /__mock/, or send the request without an Origin header.`,
+      },
+      false,
+    );
     return;
   }
   const moderation = /^\/__admin\/comments\/([1-9][0-9]{0,15})\/(approve|reject|delete)$/.exec(route);
-  if (!["/__admin/comments", "/__admin/outage", "/__admin/faults", "/__admin/sign-in"].includes(route) && moderation === null) {
+  if (
+    !["/__admin/comments", "/__admin/outage", "/__admin/faults", "/__admin/sign-in"].includes(route) &&
+    moderation === null
+  ) {
     send(res, 404, { message: `The route ${route.slice(1)} could not be found. Admin routes: ${routes}.` }, false);
     return;
   }
   if (req.method !== "POST") {
-    send(res, 405, { message: `The ${req.method} method is not supported for route ${route.slice(1)}. Supported methods: POST.` }, false, { allow: "POST" });
+    send(
+      res,
+      405,
+      { message: `The ${req.method} method is not supported for route ${route.slice(1)}. Supported methods: POST.` },
+      false,
+      { allow: "POST" },
+    );
     return;
   }
   try {
@@ -61,12 +88,27 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, rou
       const verb = moderation[2] as keyof typeof moderations;
       const comment = actions[moderations[verb]](id);
       if (comment) send(res, 200, comment, false);
-      else send(res, 404, { message: `Cannot ${verb} comment ${id}: there is no such comment; use the id that adding it returned.` }, false);
+      else
+        send(
+          res,
+          404,
+          { message: `Cannot ${verb} comment ${id}: there is no such comment; use the id that adding it returned.` },
+          false,
+        );
       return;
     }
     if (route === "/__admin/sign-in") {
       if (signInUrl) send(res, 200, { url: signInUrl() }, false);
-      else send(res, 404, { message: "Cannot sign in to the page: it is off, as on any --host other than this machine's; start the mock with --ui to serve it anyway." }, false);
+      else
+        send(
+          res,
+          404,
+          {
+            message:
+              "Cannot sign in to the page: it is off, as on any --host other than this machine's; start the mock with --ui to serve it anyway.",
+          },
+          false,
+        );
       return;
     }
     const body = await readJson(req);

@@ -42,9 +42,12 @@ export class ContractReport {
     // One finding per value: Ajv reports a value once per rule it breaks (anyOf branches, format and pattern).
     const byValue = new Map<string, SchemaError[]>();
     for (const error of errors) {
-      const pointer = error.keyword === "additionalProperties" ? `${error.instancePath}/${String(error.params.additionalProperty)}`
-        : error.keyword === "required" ? `${error.instancePath}/${String(error.params.missingProperty)}`
-        : error.instancePath;
+      const pointer =
+        error.keyword === "additionalProperties"
+          ? `${error.instancePath}/${String(error.params.additionalProperty)}`
+          : error.keyword === "required"
+            ? `${error.instancePath}/${String(error.params.missingProperty)}`
+            : error.instancePath;
       byValue.set(pointer, [...(byValue.get(pointer) ?? []), error]);
     }
     for (const [pointer, found] of byValue) this.#add(url, pointer, classify(pointer, found, valueAt(body, pointer)));
@@ -56,7 +59,9 @@ export class ContractReport {
   }
 
   get findings(): Finding[] {
-    return [...this.#findings.values()].sort((a, b) => (a.verdict === b.verdict ? 0 : a.verdict === "breaking" ? -1 : 1));
+    return [...this.#findings.values()].sort((a, b) =>
+      a.verdict === b.verdict ? 0 : a.verdict === "breaking" ? -1 : 1,
+    );
   }
 
   count(verdict: Verdict): number {
@@ -72,7 +77,15 @@ export class ContractReport {
       finding.pages.add(url);
       return;
     }
-    this.#findings.set(key, { verdict: found.verdict, url, path: jsonPath(pointer), problem: found.problem, ...(found.tolerance ? { tolerance: found.tolerance } : {}), occurrences: 1, pages: new Set([url]) });
+    this.#findings.set(key, {
+      verdict: found.verdict,
+      url,
+      path: jsonPath(pointer),
+      problem: found.problem,
+      ...(found.tolerance ? { tolerance: found.tolerance } : {}),
+      occurrences: 1,
+      pages: new Set([url]),
+    });
   }
 }
 
@@ -88,25 +101,52 @@ function classify(pointer: string, errors: readonly SchemaError[], value: unknow
   const [first] = errors as [SchemaError];
   if (first.keyword === "additionalProperties") {
     const field = String(first.params.additionalProperty);
-    return { verdict: "tolerated", problem: `a field the contract does not have ("${field}")`, tolerance: "the client drops it", kind: "unknown" };
+    return {
+      verdict: "tolerated",
+      problem: `a field the contract does not have ("${field}")`,
+      tolerance: "the client drops it",
+      kind: "unknown",
+    };
   }
   if (metaNumber.test(pointer) && isDecimalString(value)) {
-    return { verdict: "tolerated", problem: `a number sent as a string (${shown(value)})`, tolerance: "the client reads it as the number", kind: "decimal-string" };
+    return {
+      verdict: "tolerated",
+      problem: `a number sent as a string (${shown(value)})`,
+      tolerance: "the client reads it as the number",
+      kind: "decimal-string",
+    };
   }
   if (first.keyword === "required") return { verdict: "breaking", problem: "missing", kind: "required" };
   const types = errors.filter((error) => error.keyword === "type").map((error) => String(error.params.type));
   if (types.length > 0) {
-    return { verdict: "breaking", problem: `must be ${types.map(article).join(" or ")}, not ${shown(value)}`, kind: `type ${typeof value}` };
+    return {
+      verdict: "breaking",
+      problem: `must be ${types.map(article).join(" or ")}, not ${shown(value)}`,
+      kind: `type ${typeof value}`,
+    };
   }
   const rule = errors.find((error) => error.keyword !== "anyOf") ?? first;
-  if (rule.keyword === "const") return { verdict: "breaking", problem: `must be ${shown(rule.params.allowedValue)}, not ${shown(value)}`, kind: "const" };
-  return { verdict: "breaking", problem: `${rule.message ?? `breaks the ${rule.keyword} rule`}, not ${shown(value)}`, kind: rule.keyword };
+  if (rule.keyword === "const")
+    return {
+      verdict: "breaking",
+      problem: `must be ${shown(rule.params.allowedValue)}, not ${shown(value)}`,
+      kind: "const",
+    };
+  return {
+    verdict: "breaking",
+    problem: `${rule.message ?? `breaks the ${rule.keyword} rule`}, not ${shown(value)}`,
+    kind: rule.keyword,
+  };
 }
 
 /** One line of the report: `<page URL> <JSONPath>: <problem> (<verdict>[; repeats])`. */
 export function findingLine(finding: Finding): string {
-  const more = finding.occurrences > 1 ? `; ${finding.occurrences} times on ${finding.pages.size} page${finding.pages.size === 1 ? "" : "s"}` : "";
-  const verdict = finding.verdict === "breaking" ? "breaking: the client refuses this response" : `tolerated: ${finding.tolerance}`;
+  const more =
+    finding.occurrences > 1
+      ? `; ${finding.occurrences} times on ${finding.pages.size} page${finding.pages.size === 1 ? "" : "s"}`
+      : "";
+  const verdict =
+    finding.verdict === "breaking" ? "breaking: the client refuses this response" : `tolerated: ${finding.tolerance}`;
   // A path names the service's own keys, a problem may quote its values: one line, inert in a terminal.
   return escapeControlCharacters(`${finding.url} ${finding.path}: ${finding.problem} (${verdict}${more})`);
 }

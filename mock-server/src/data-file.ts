@@ -82,14 +82,19 @@ export function loadMockData(source: MockDataSource): MockData {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "there is no such file" : (error as Error).message;
-    throw new MockDataError(`Cannot load the comments data file ${file}: ${reason}. Pass a file that \`comments-mock record --out FILE\` wrote, or one written by hand in its format (see the mock's README).`);
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT" ? "there is no such file" : (error as Error).message;
+    throw new MockDataError(
+      `Cannot load the comments data file ${file}: ${reason}. Pass a file that \`comments-mock record --out FILE\` wrote, or one written by hand in its format (see the mock's README).`,
+    );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new MockDataError(`Cannot load the comments data file ${file}: it is not JSON (${(error as Error).message}). Fix the JSON, or record the file again with \`comments-mock record --out ${file}\`.`);
+    throw new MockDataError(
+      `Cannot load the comments data file ${file}: it is not JSON (${(error as Error).message}). Fix the JSON, or record the file again with \`comments-mock record --out ${file}\`.`,
+    );
   }
   return checkMockData(parsed, `the comments data file ${file}`);
 }
@@ -97,20 +102,25 @@ export function loadMockData(source: MockDataSource): MockData {
 function checkMockData(content: unknown, what: string): MockData {
   const version = (content as { version?: unknown } | null)?.version;
   if (typeof version === "number" && version > mockDataVersion) {
-    throw new MockDataError(`Cannot load ${what}: it is format version ${version}, and this comments-mock reads version ${mockDataVersion}. Upgrade @astro-comments/mock-server.`);
+    throw new MockDataError(
+      `Cannot load ${what}: it is format version ${version}, and this comments-mock reads version ${mockDataVersion}. Upgrade @astro-comments/mock-server.`,
+    );
   }
   validator ??= createContractAjv().getSchema(schemaFile);
   if (!validator) throw new Error(`${schemaFile} is missing from @astro-comments/schema; reinstall it.`);
   if (validator(content)) return content as MockData;
   const problems = describeProblems(validator.errors ?? [], content);
-  throw new MockDataError(`Cannot load ${what}: ${problems}. Correct the record named, or record the file again with \`comments-mock record --out FILE\`.`);
+  throw new MockDataError(
+    `Cannot load ${what}: ${problems}. Correct the record named, or record the file again with \`comments-mock record --out FILE\`.`,
+  );
 }
 
 /** One phrase per problem (Ajv reports a bad value once per rule it breaks, e.g. format and pattern), at most three. */
 function describeProblems(errors: readonly SchemaError[], content: unknown): string {
   const phrases = new Map<string, string>();
   for (const error of errors) {
-    const field = error.keyword === "required" || error.keyword === "additionalProperties" ? JSON.stringify(error.params) : "";
+    const field =
+      error.keyword === "required" || error.keyword === "additionalProperties" ? JSON.stringify(error.params) : "";
     const key = `${error.instancePath} ${field}`;
     if (!phrases.has(key)) phrases.set(key, describe(error, content));
   }
@@ -175,5 +185,11 @@ export function storedComments(data: MockData, domain = data.domain, firstId = 1
 
 /** A data file's content for threads as the service served them. */
 export function mockDataOf(domain: string, threads: readonly CommentThread[], recordedAt: Date): MockData {
-  return { format: mockDataFormat, version: mockDataVersion, domain, recordedAt: recordedAt.toISOString(), comments: [...threads] };
+  return {
+    format: mockDataFormat,
+    version: mockDataVersion,
+    domain,
+    recordedAt: recordedAt.toISOString(),
+    comments: [...threads],
+  };
 }

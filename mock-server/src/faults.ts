@@ -58,7 +58,12 @@ export class FaultPlan {
 
   get settings(): FaultSettings {
     const o = this.#options;
-    return { latencyMs: o.latencyMs ?? 0, errorRate: o.errorRate ?? 0, dropRate: o.dropRate ?? 0, rateLimit: o.rateLimit ?? null };
+    return {
+      latencyMs: o.latencyMs ?? 0,
+      errorRate: o.errorRate ?? 0,
+      dropRate: o.dropRate ?? 0,
+      rateLimit: o.rateLimit ?? null,
+    };
   }
 
   /** Switches faults from the next request on; a changed rate limit starts with a fresh window. */
@@ -104,7 +109,8 @@ export class FaultPlan {
   }
 }
 
-const limiterOf = (limit: FaultOptions["rateLimit"]) => (limit ? new FixedWindowLimiter(limit.limit, limit.windowMs, limit.now) : undefined);
+const limiterOf = (limit: FaultOptions["rateLimit"]) =>
+  limit ? new FixedWindowLimiter(limit.limit, limit.windowMs, limit.now) : undefined;
 
 /** Laravel's fixed-window limiter: the first hit opens a window; hits beyond the limit get 429. */
 export class FixedWindowLimiter {
@@ -118,7 +124,9 @@ export class FixedWindowLimiter {
     this.#now = now;
   }
 
-  hit(key: string): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number; resetAt: number } {
+  hit(
+    key: string,
+  ): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number; resetAt: number } {
     const now = this.#now();
     let window = this.#windows.get(key);
     if (!window || window.endsAt <= now) {

@@ -4,7 +4,13 @@ import { phpJsonEncode, phpJsonEncodePage, phpJsonPretty } from "./laravel/json-
 
 export const jsonHeaders = { "content-type": "application/json", "cache-control": "no-cache, private" };
 
-export function send(res: ServerResponse, status: number, body: unknown, head: boolean, headers: Record<string, string | number> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  head: boolean,
+  headers: Record<string, string | number> = {},
+): void {
   // Laravel answers HTTP exceptions (403, 404, 405, 429, 5xx) pretty-printed, the rest compact.
   const pretty = status === 403 || status === 404 || status === 405 || status === 429 || status >= 500;
   const bytes = pretty ? Buffer.from(phpJsonPretty(body)) : encodeCompact(body);

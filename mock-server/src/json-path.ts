@@ -7,7 +7,13 @@ export function jsonPath(pointer: string): string {
     .slice(1)
     .split("/")
     .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"))
-    .map((key) => (/^(0|[1-9][0-9]*)$/.test(key) ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`))
+    .map((key) =>
+      /^(0|[1-9][0-9]*)$/.test(key)
+        ? `[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(key)
+          ? `.${key}`
+          : `[${JSON.stringify(key)}]`,
+    )
     .join("")}`;
 }
 

@@ -36,8 +36,15 @@ function keptPairs(query: PhpQuery): Array<[string, string]> {
   return pairs;
 }
 
-export function listComments(store: CommentStore, query: PhpQuery, endpointUrl: string, settings: ListCommentsSettings): ListCommentsResult {
-  const invalid = validateListQuery(query) ?? (settings.perPageLimit === "reject" ? validatePerPageMaximum(query, settings.maxPerPage) : undefined);
+export function listComments(
+  store: CommentStore,
+  query: PhpQuery,
+  endpointUrl: string,
+  settings: ListCommentsSettings,
+): ListCommentsResult {
+  const invalid =
+    validateListQuery(query) ??
+    (settings.perPageLimit === "reject" ? validatePerPageMaximum(query, settings.maxPerPage) : undefined);
   if (invalid) return { status: 422, body: invalid };
   const domain = query.get("domain") as string;
   if (!store.domains.has(domain)) return { status: 403, body: { message: "This action is unauthorized." } };
@@ -46,7 +53,12 @@ export function listComments(store: CommentStore, query: PhpQuery, endpointUrl: 
   const perPage = typeof requested === "string" ? Math.min(Number(requested), settings.maxPerPage) : DEFAULT_PER_PAGE;
   const currentPage = resolvePageNumber(query.get("page"));
   const path = query.get("path");
-  const { items, total } = store.page(domain, typeof path === "string" ? path : null, (currentPage - 1) * perPage, perPage);
+  const { items, total } = store.page(
+    domain,
+    typeof path === "string" ? path : null,
+    (currentPage - 1) * perPage,
+    perPage,
+  );
   const blocks = paginationBlocks({
     path: endpointUrl,
     currentPage,

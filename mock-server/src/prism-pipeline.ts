@@ -40,9 +40,17 @@ export interface PrismPipeline {
   handle(request: PipelineRequest): Promise<PipelineResponse>;
 }
 
-export async function createPrismPipeline(store: CommentStore, token: string, settings: ListCommentsSettings): Promise<PrismPipeline> {
+export async function createPrismPipeline(
+  store: CommentStore,
+  token: string,
+  settings: ListCommentsSettings,
+): Promise<PrismPipeline> {
   const operations: IHttpOperation[] = await prismHttp.getHttpOperationsFromSpec(fileURLToPath(openApiDocument));
-  const unauthenticated = { statusCode: 401, headers: { "content-type": "application/json" }, body: { message: "Unauthenticated." } };
+  const unauthenticated = {
+    statusCode: 401,
+    headers: { "content-type": "application/json" },
+    body: { message: "Unauthenticated." },
+  };
 
   const mock: PrismMock = (options) => (logger) => {
     const { config, input } = options;
@@ -52,11 +60,23 @@ export async function createPrismPipeline(store: CommentStore, token: string, se
     const securityFailed = input.validations.some((v) => v.code === 401);
     if (securityFailed || request.__php.authorization !== `Bearer ${token}`) return either.right(unauthenticated);
     const result = listComments(store, request.__php.query, request.__php.endpointUrl, settings);
-    return either.right({ statusCode: result.status, headers: { "content-type": "application/json" }, body: result.body });
+    return either.right({
+      statusCode: result.status,
+      headers: { "content-type": "application/json" },
+      body: result.body,
+    });
   };
 
   const prism = prismHttp.createInstance(
-    { checkSecurity: true, validateRequest: true, validateResponse: true, errors: false, isProxy: false, upstreamProxy: undefined, mock: { dynamic: false } },
+    {
+      checkSecurity: true,
+      validateRequest: true,
+      validateResponse: true,
+      errors: false,
+      isProxy: false,
+      upstreamProxy: undefined,
+      mock: { dynamic: false },
+    },
     { logger: createLogger("mock", { level: "silent" }), mock },
   );
 
@@ -65,13 +85,23 @@ export async function createPrismPipeline(store: CommentStore, token: string, se
       const input = {
         method: "get" as const,
         url: { path: "/api/comments", query: toPrismQuery(request.query) },
-        headers: request.authorization === undefined ? {} : ({ authorization: request.authorization } as Record<string, string>),
+        headers:
+          request.authorization === undefined
+            ? {}
+            : ({ authorization: request.authorization } as Record<string, string>),
         // Carried through Prism untouched to our mock component.
         __php: request,
       };
-      const config = request.exampleKey || request.code
-        ? { mock: { dynamic: false, ...(request.exampleKey ? { exampleKey: request.exampleKey } : {}), ...(request.code ? { code: request.code } : {}) } }
-        : undefined;
+      const config =
+        request.exampleKey || request.code
+          ? {
+              mock: {
+                dynamic: false,
+                ...(request.exampleKey ? { exampleKey: request.exampleKey } : {}),
+                ...(request.code ? { code: request.code } : {}),
+              },
+            }
+          : undefined;
       const outcome = await prism.request(input as IHttpRequest, operations, config as never)();
       if (either.isLeft(outcome)) {
         const error = outcome.left as Error & { status?: number; detail?: string };

@@ -22,7 +22,9 @@ export class Outage {
 
   set(mode: OutageMode): void {
     if (!(outageModes as readonly unknown[]).includes(mode)) {
-      throw new InvalidInputError(`Cannot switch the outage to ${JSON.stringify(mode)}: use one of ${outageModes.join(", ")}.`);
+      throw new InvalidInputError(
+        `Cannot switch the outage to ${JSON.stringify(mode)}: use one of ${outageModes.join(", ")}.`,
+      );
     }
     this.#mode = mode;
   }
@@ -62,19 +64,35 @@ const MAX_LATENCY_MS = 600_000;
 /** Checks an untyped change of the runtime faults (the admin route's JSON body, the page's form). */
 export function parseFaultChange(body: unknown): Partial<FaultSettings> {
   const fail = (problem: string) => new InvalidInputError(`Cannot switch the faults: ${problem}`);
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw fail('send a JSON object such as {"latencyMs":500,"errorRate":0.1}.');
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw fail('send a JSON object such as {"latencyMs":500,"errorRate":0.1}.');
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((key) => !faultFields.has(key));
-  if (unknown.length > 0) throw fail(`unknown field ${unknown.join(", ")}; the fields are ${[...faultFields].join(", ")}.`);
+  if (unknown.length > 0)
+    throw fail(`unknown field ${unknown.join(", ")}; the fields are ${[...faultFields].join(", ")}.`);
   const isNumber = (value: unknown, max: number, integer = false): value is number =>
-    typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= max && (!integer || Number.isInteger(value));
-  if (fields.latencyMs !== undefined && !isNumber(fields.latencyMs, MAX_LATENCY_MS, true)) throw fail(`send "latencyMs" as whole milliseconds from 0 to ${MAX_LATENCY_MS}.`);
-  for (const rate of rates) if (fields[rate] !== undefined && !isNumber(fields[rate], 1)) throw fail(`send "${rate}" as a share from 0 to 1.`);
+    typeof value === "number" &&
+    Number.isFinite(value) &&
+    value >= 0 &&
+    value <= max &&
+    (!integer || Number.isInteger(value));
+  if (fields.latencyMs !== undefined && !isNumber(fields.latencyMs, MAX_LATENCY_MS, true))
+    throw fail(`send "latencyMs" as whole milliseconds from 0 to ${MAX_LATENCY_MS}.`);
+  for (const rate of rates)
+    if (fields[rate] !== undefined && !isNumber(fields[rate], 1)) throw fail(`send "${rate}" as a share from 0 to 1.`);
   const limit = fields.rateLimit as { limit?: unknown; windowMs?: unknown } | null | undefined;
   if (limit !== undefined && limit !== null) {
     const keys = typeof limit === "object" && !Array.isArray(limit) ? Object.keys(limit) : [];
-    const ok = keys.every((key) => key === "limit" || key === "windowMs") && isNumber(limit.limit, Number.MAX_SAFE_INTEGER, true) && limit.limit >= 1 && isNumber(limit.windowMs, Number.MAX_SAFE_INTEGER, true) && limit.windowMs >= 1;
-    if (!ok) throw fail('send "rateLimit" as {"limit": requests per period (1 or more), "windowMs": the period in milliseconds}, or null for none.');
+    const ok =
+      keys.every((key) => key === "limit" || key === "windowMs") &&
+      isNumber(limit.limit, Number.MAX_SAFE_INTEGER, true) &&
+      limit.limit >= 1 &&
+      isNumber(limit.windowMs, Number.MAX_SAFE_INTEGER, true) &&
+      limit.windowMs >= 1;
+    if (!ok)
+      throw fail(
+        'send "rateLimit" as {"limit": requests per period (1 or more), "windowMs": the period in milliseconds}, or null for none.',
+      );
   }
   return fields as Partial<FaultSettings>;
 }

@@ -138,7 +138,8 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
     ...(options.onChange ? { onChange: options.onChange } : {}),
   });
   const approve = options.faults?.approveDuringCrawl;
-  const onViolation = options.onViolation ?? ((detail: string) => process.stderr.write(`mock contract violation: ${detail}\n`));
+  const onViolation =
+    options.onViolation ?? ((detail: string) => process.stderr.write(`mock contract violation: ${detail}\n`));
   const log = new RequestLog(50);
   let page: PageServer | undefined;
   let requestCount = 0;
@@ -161,7 +162,13 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
       return;
     }
     if (req.method !== "GET" && !head) {
-      send(res, 405, { message: `The ${req.method} method is not supported for route api/comments. Supported methods: GET, HEAD.` }, false, { allow: "GET, HEAD" });
+      send(
+        res,
+        405,
+        { message: `The ${req.method} method is not supported for route api/comments. Supported methods: GET, HEAD.` },
+        false,
+        { allow: "GET, HEAD" },
+      );
       return;
     }
     requestCount++;
@@ -211,7 +218,10 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
       send(res, 500, { message: `Mock contract violation: ${result.violations.join("; ")}` }, head);
       return;
     }
-    const body = options.stringNumbers && result.status === 200 ? withPerPageAsGiven(result.body, query.get("per_page")) : result.body;
+    const body =
+      options.stringNumbers && result.status === 200
+        ? withPerPageAsGiven(result.body, query.get("per_page"))
+        : result.body;
     if (decision.kind === "drop") {
       // Headers and half the body, then the connection dies: a truncated response.
       const bytes = encodeCompact(body);
@@ -224,7 +234,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      onViolation(`mock server failure: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      onViolation(`mock server failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) send(res, 500, { message: "Server Error" }, false);
       else res.destroy();
     });
@@ -239,7 +249,14 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   if (options.ui ?? isThisMachineOnly(bindHost)) {
     // On a wildcard bind, the link names this machine's loopback, which a browser here reaches.
     const pageHost = bindHost === "0.0.0.0" ? "127.0.0.1" : bindHost === "::" ? "[::1]" : host;
-    page = createPage({ baseUrl: `http://${pageHost}:${address.port}`, bindHost, port: address.port, actions, store, log });
+    page = createPage({
+      baseUrl: `http://${pageHost}:${address.port}`,
+      bindHost,
+      port: address.port,
+      actions,
+      store,
+      log,
+    });
   }
 
   return {

@@ -4,7 +4,11 @@
 // astro-comments (nor, through its peer dependency, on Astro).
 export { CommentsApiError } from "../../packages/astro-comments/src/api/api-error.ts";
 export { collectThreads } from "../../packages/astro-comments/src/api/crawl.ts";
-export { crawlComments, crawlDefaults, type CrawlLogger } from "../../packages/astro-comments/src/api/crawl-comments.ts";
+export {
+  crawlComments,
+  crawlDefaults,
+  type CrawlLogger,
+} from "../../packages/astro-comments/src/api/crawl-comments.ts";
 export { credentialsFromEnv, type Credentials } from "../../packages/astro-comments/src/api/credentials.ts";
 export { readCommentsEnv } from "../../packages/astro-comments/src/cli/read-env.ts";
 export { isDecimalString, metaNumbers } from "../../packages/astro-comments/src/api/http-client.ts";

@@ -50,7 +50,8 @@ describe("200 responses", () => {
     for (const perPage of [13, 50]) {
       const first = await page(`domain=example.com&per_page=${perPage}`);
       const seen: CommentThread[] = [...first.data];
-      for (let p = 2; p <= first.meta.last_page; p++) seen.push(...(await page(`domain=example.com&per_page=${perPage}&page=${p}`)).data);
+      for (let p = 2; p <= first.meta.last_page; p++)
+        seen.push(...(await page(`domain=example.com&per_page=${perPage}&page=${p}`)).data);
       expect(seen.length).toBe(first.meta.total);
       expect(new Set(seen.map(identity)).size).toBe(seen.length);
       const times = seen.map((c) => c.created_at);
@@ -77,7 +78,8 @@ describe("200 responses", () => {
   it("keeps the query in links only when asked to", async () => {
     const keeping = await startMockServer({ dataset: { seed: 7, size: 200 }, keepQueryInLinks: true });
     try {
-      const body = (await get(keeping.url, "domain=example.com&per_page=5&path=", keeping.token)).body as CommentListResponse;
+      const body = (await get(keeping.url, "domain=example.com&per_page=5&path=", keeping.token))
+        .body as CommentListResponse;
       expect(body.links.next).toBe(`${keeping.url}/api/comments?domain=example.com&per_page=5&page=2`);
     } finally {
       await keeping.close();
@@ -85,7 +87,9 @@ describe("200 responses", () => {
   });
 
   it("is byte-compatible with PHP json_encode: escaped slashes and \\u escapes", async () => {
-    const response = await fetch(`${mock.url}/api/comments?domain=example.com&path=/posts/around-the-world`, { headers: { authorization: `Bearer ${mock.token}` } });
+    const response = await fetch(`${mock.url}/api/comments?domain=example.com&path=/posts/around-the-world`, {
+      headers: { authorization: `Bearer ${mock.token}` },
+    });
     const raw = await response.text();
     expect(raw).toContain('"path":"\\/posts\\/around-the-world"');
     expect(raw).toContain("\\u674e\\u5c0f\\u9f99");
@@ -108,14 +112,23 @@ describe("errors", () => {
 
   it("422 with Laravel's body for a missing domain or a bad per_page", async () => {
     const missing = await get(mock.url, "per_page=10", mock.token);
-    expect(missing).toMatchObject({ status: 422, body: { message: "The domain field is required.", errors: { domain: ["The domain field is required."] } } });
+    expect(missing).toMatchObject({
+      status: 422,
+      body: { message: "The domain field is required.", errors: { domain: ["The domain field is required."] } },
+    });
     const bad = await get(mock.url, "domain=example.com&per_page=abc", mock.token);
-    expect(bad).toMatchObject({ status: 422, body: { errors: { per_page: ["The per page field must be an integer."] } } });
+    expect(bad).toMatchObject({
+      status: 422,
+      body: { errors: { per_page: ["The per page field must be an integer."] } },
+    });
     expectValid("validationError", bad.body);
   });
 
   it("403 for a domain outside the account, 404 for other routes, 405 for other methods", async () => {
-    expect(await get(mock.url, "domain=not-mine.example", mock.token)).toMatchObject({ status: 403, body: { message: "This action is unauthorized." } });
+    expect(await get(mock.url, "domain=not-mine.example", mock.token)).toMatchObject({
+      status: 403,
+      body: { message: "This action is unauthorized." },
+    });
     const missing = await fetch(`${mock.url}/api/posts`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ message: "The route api/posts could not be found." });
@@ -134,12 +147,34 @@ describe("errors", () => {
 describe("property: arbitrary query strings", () => {
   const names = fc.constantFrom("domain", "path", "per_page", "page", "page[]", "per_page[]", "domain[]", "x", "");
   const values = fc.oneof(
-    fc.constantFrom("example.com", "blog.example.org", "empty.example", "/posts/hello-world", "1", "2", "0", "-1", "02", "1e2", "+5", " 3 ", "abc", "", "%", "%zz", "99999999999999999999", "100", "500"),
+    fc.constantFrom(
+      "example.com",
+      "blog.example.org",
+      "empty.example",
+      "/posts/hello-world",
+      "1",
+      "2",
+      "0",
+      "-1",
+      "02",
+      "1e2",
+      "+5",
+      " 3 ",
+      "abc",
+      "",
+      "%",
+      "%zz",
+      "99999999999999999999",
+      "100",
+      "500",
+    ),
     fc.string({ maxLength: 12 }),
   );
-  const queryString = fc.array(fc.tuple(names, values), { maxLength: 6 }).map((pairs) =>
-    pairs.map(([name, value]) => `${name}=${/%/.test(value) ? value : encodeURIComponent(value)}`).join("&"),
-  );
+  const queryString = fc
+    .array(fc.tuple(names, values), { maxLength: 6 })
+    .map((pairs) =>
+      pairs.map(([name, value]) => `${name}=${/%/.test(value) ? value : encodeURIComponent(value)}`).join("&"),
+    );
 
   it("never gets a 5xx; every 200 validates and every error has the documented shape", async () => {
     await fc.assert(
@@ -159,7 +194,19 @@ describe("the mock refuses to serve what breaks the contract", () => {
   it("answers 500 and reports a violation when the dataset is off-contract", async () => {
     const violations: string[] = [];
     const broken = await startMockServer({
-      comments: [{ id: 1, domain: "example.com", parentId: null, status: "approved", created_at: "2023-11-26T06:30:07Z", content: "x", html: "", name: "n", path: "/" }],
+      comments: [
+        {
+          id: 1,
+          domain: "example.com",
+          parentId: null,
+          status: "approved",
+          created_at: "2023-11-26T06:30:07Z",
+          content: "x",
+          html: "",
+          name: "n",
+          path: "/",
+        },
+      ],
       onViolation: (detail) => violations.push(detail),
     });
     try {

@@ -4,8 +4,12 @@ import { CommentStore, generateDataset, hostileBodies, showcasePaths, type Store
 
 describe("dataset", () => {
   it("is the same for the same seed and differs for another", () => {
-    expect(JSON.stringify(generateDataset({ seed: 4, size: 300 }))).toBe(JSON.stringify(generateDataset({ seed: 4, size: 300 })));
-    expect(JSON.stringify(generateDataset({ seed: 4, size: 300 }))).not.toBe(JSON.stringify(generateDataset({ seed: 5, size: 300 })));
+    expect(JSON.stringify(generateDataset({ seed: 4, size: 300 }))).toBe(
+      JSON.stringify(generateDataset({ seed: 4, size: 300 })),
+    );
+    expect(JSON.stringify(generateDataset({ seed: 4, size: 300 }))).not.toBe(
+      JSON.stringify(generateDataset({ seed: 5, size: 300 })),
+    );
   });
 
   it("has what consumers must handle: other statuses, RTL and markup names, code, hostile and empty html", () => {
@@ -15,7 +19,8 @@ describe("dataset", () => {
     const names = comments.map((c) => c.name).join("\n");
     for (const needle of ["محمد", "שרה", "&", "<", '"']) expect(names).toContain(needle);
     const html = comments.map((c) => c.html).join("\n");
-    for (const language of ["js", "ts", "python", "rust", "bash", "css", "go"]) expect(html).toContain(`<code class="language-${language}">`);
+    for (const language of ["js", "ts", "python", "rust", "bash", "css", "go"])
+      expect(html).toContain(`<code class="language-${language}">`);
     for (const body of hostileBodies) expect(html).toContain(body);
     expect(comments.some((c) => c.html === "" && c.content !== "")).toBe(true);
     expect(comments.some((c) => c.path === `${showcasePaths.hello}/`)).toBe(true);
@@ -56,10 +61,28 @@ describe("comment store changes", () => {
           const topLevel = comments.filter((c) => c.parentId === null);
           if (step.kind === "top") {
             const domain = domains[step.domain % domains.length]!;
-            store.insert({ domain, path: ["/", "/a", "/b", showcasePaths.hello][step.path]!, parentId: null, status: "approved", created_at: at(step.second), content: "c", html: "", name: "n" });
+            store.insert({
+              domain,
+              path: ["/", "/a", "/b", showcasePaths.hello][step.path]!,
+              parentId: null,
+              status: "approved",
+              created_at: at(step.second),
+              content: "c",
+              html: "",
+              name: "n",
+            });
           } else if (step.kind === "reply") {
             const parent = topLevel[step.parent % topLevel.length]!;
-            store.insert({ domain: parent.domain, path: parent.path, parentId: parent.id, status: step.approved ? "approved" : "pending", created_at: at(step.second), content: "r", html: "", name: "m" });
+            store.insert({
+              domain: parent.domain,
+              path: parent.path,
+              parentId: parent.id,
+              status: step.approved ? "approved" : "pending",
+              created_at: at(step.second),
+              content: "r",
+              html: "",
+              name: "m",
+            });
           } else if (comments.length > 0) {
             const id = comments[step.pick % comments.length]!.id;
             if (step.kind === "approve") store.approve(id);

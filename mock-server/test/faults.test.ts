@@ -18,7 +18,14 @@ describe("fault plan", () => {
 
   it("never fails one request more than maxConsecutiveFaults times in a row", () => {
     const plan = new FaultPlan({ seed: 1, errorRate: 1, maxConsecutiveFaults: 2 });
-    expect(Array.from({ length: 6 }, () => plan.decide("k").kind)).toEqual(["error", "error", "none", "error", "error", "none"]);
+    expect(Array.from({ length: 6 }, () => plan.decide("k").kind)).toEqual([
+      "error",
+      "error",
+      "none",
+      "error",
+      "error",
+      "none",
+    ]);
   });
 
   it("throttles with a fixed window like Laravel", () => {
@@ -35,7 +42,10 @@ describe("fault plan", () => {
 
 describe("fault knobs on the server", () => {
   it("answer 429 with Retry-After and X-RateLimit headers past the limit", async () => {
-    const mock = await startMockServer({ dataset: { size: 50 }, faults: { rateLimit: { limit: 2, windowMs: 60_000 } } });
+    const mock = await startMockServer({
+      dataset: { size: 50 },
+      faults: { rateLimit: { limit: 2, windowMs: 60_000 } },
+    });
     try {
       const ok = await get(mock.url, "domain=example.com", mock.token);
       expect(ok.headers.get("x-ratelimit-remaining")).toBe("1");
@@ -58,7 +68,12 @@ describe("fault knobs on the server", () => {
       try {
         const seen: string[] = [];
         for (let i = 0; i < 30; i++) {
-          seen.push(await get(mock.url, `domain=example.com&per_page=${(i % 5) + 1}`, mock.token).then((a) => String(a.status), () => "dropped"));
+          seen.push(
+            await get(mock.url, `domain=example.com&per_page=${(i % 5) + 1}`, mock.token).then(
+              (a) => String(a.status),
+              () => "dropped",
+            ),
+          );
         }
         return seen;
       } finally {
@@ -73,10 +88,15 @@ describe("fault knobs on the server", () => {
   });
 
   it("approves pending comments mid-crawl, changing meta.total", async () => {
-    const mock = await startMockServer({ dataset: { seed: 2, size: 300 }, faults: { approveDuringCrawl: { afterRequests: 2, count: 3 } } });
+    const mock = await startMockServer({
+      dataset: { seed: 2, size: 300 },
+      faults: { approveDuringCrawl: { afterRequests: 2, count: 3 } },
+    });
     try {
-      const before = ((await get(mock.url, "domain=example.com", mock.token)).body as { meta: { total: number } }).meta.total;
-      const after = ((await get(mock.url, "domain=example.com", mock.token)).body as { meta: { total: number } }).meta.total;
+      const before = ((await get(mock.url, "domain=example.com", mock.token)).body as { meta: { total: number } }).meta
+        .total;
+      const after = ((await get(mock.url, "domain=example.com", mock.token)).body as { meta: { total: number } }).meta
+        .total;
       expect(after).toBeGreaterThan(before);
     } finally {
       await mock.close();

@@ -1,6 +1,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createContractValidator, describeSchemaErrors, type CommentListResponse, type CommentThread, type SchemaName } from "@astro-comments/schema";
+import {
+  createContractValidator,
+  describeSchemaErrors,
+  type CommentListResponse,
+  type CommentThread,
+  type SchemaName,
+} from "@astro-comments/schema";
 import { expect } from "vitest";
 
 const contract = createContractValidator();
@@ -23,14 +29,24 @@ export interface Answer {
 }
 
 /** The list endpoint's answer as bytes on the wire (decoded as text), for PHP encoding checks. */
-export async function getRaw(baseUrl: string, query: string, token?: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+export async function getRaw(
+  baseUrl: string,
+  query: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
   const response = await fetch(`${baseUrl}/api/comments${query ? `?${query}` : ""}`, {
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-export async function get(baseUrl: string, query: string, token?: string, headers: Record<string, string> = {}): Promise<Answer> {
+export async function get(
+  baseUrl: string,
+  query: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const { status, headers: responseHeaders, text } = await getRaw(baseUrl, query, token, headers);
   return { status, headers: responseHeaders, body: text ? JSON.parse(text) : undefined };
 }
@@ -56,9 +72,16 @@ export interface CliRun {
 const cli = fileURLToPath(new URL("../src/cli/comments-mock.ts", import.meta.url));
 
 /** Runs `comments-mock …args` (from source) to its end. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: "1", ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -94,7 +117,10 @@ export function serveCli(args: readonly string[]): Promise<ServingCli> {
       const match = /^Comments API mock listening on (\S+) token=(\S+) domains=(\S+)$/.exec(firstLine);
       if (!match) return reject(new Error(`unexpected first line: ${firstLine}`));
       resolve({
-        firstLine, url: match[1]!, token: match[2]!, domains: match[3]!.split(","),
+        firstLine,
+        url: match[1]!,
+        token: match[2]!,
+        domains: match[3]!.split(","),
         close: async () => {
           // SIGTERM, and SIGKILL only if the mock is stuck; settles on the child's own end.
           const grace = setTimeout(() => child.kill("SIGKILL"), 10_000);
@@ -105,6 +131,8 @@ export function serveCli(args: readonly string[]): Promise<ServingCli> {
         },
       });
     });
-    void exited.then((result) => reject(new Error(`comments-mock exited with ${result.code} before listening:\n${result.stderr}`)));
+    void exited.then((result) =>
+      reject(new Error(`comments-mock exited with ${result.code} before listening:\n${result.stderr}`)),
+    );
   });
 }

@@ -8,16 +8,38 @@ import { validateListQuery } from "../src/laravel/validation.ts";
 
 describe("page resolution (FILTER_VALIDATE_INT, >= 1, else 1)", () => {
   it.each([
-    [undefined, 1], ["", 1], ["2", 2], ["+4", 4], [" 3", 3], ["3 ", 3], ["\t5\n", 5],
-    ["0", 1], ["-1", 1], ["-0", 1], ["02", 1], ["007", 1], ["1.0", 1], ["2.5", 1], ["1e2", 1],
-    ["0x1A", 1], ["2abc", 1], ["abc", 1], [["2"], 1], ["9223372036854775808", 1], ["\f2", 1], ["12", 12],
+    [undefined, 1],
+    ["", 1],
+    ["2", 2],
+    ["+4", 4],
+    [" 3", 3],
+    ["3 ", 3],
+    ["\t5\n", 5],
+    ["0", 1],
+    ["-1", 1],
+    ["-0", 1],
+    ["02", 1],
+    ["007", 1],
+    ["1.0", 1],
+    ["2.5", 1],
+    ["1e2", 1],
+    ["0x1A", 1],
+    ["2abc", 1],
+    ["abc", 1],
+    [["2"], 1],
+    ["9223372036854775808", 1],
+    ["\f2", 1],
+    ["12", 12],
   ])("page=%j resolves to %i", (raw, expected) => {
     expect(resolvePageNumber(raw)).toBe(expected);
   });
 });
 
 describe("meta.links window (UrlWindow, onEachSide 3)", () => {
-  const render = (c: number, l: number) => pageWindow(c, l).map((p) => (p === null ? "..." : p === c ? `${p}*` : String(p))).join(" ");
+  const render = (c: number, l: number) =>
+    pageWindow(c, l)
+      .map((p) => (p === null ? "..." : p === c ? `${p}*` : String(p)))
+      .join(" ");
   it.each([
     [1, 13, "1* 2 3 4 5 6 7 8 9 10 11 12 13"],
     [7, 14, "1 2 3 4 5 6 7* 8 9 10 ... 13 14"],
@@ -34,30 +56,61 @@ describe("meta.links window (UrlWindow, onEachSide 3)", () => {
 
 describe("paginated resource blocks", () => {
   it("reproduces Laravel's bytes for total 7, per_page 3, page 2", () => {
-    const blocks = paginationBlocks({ path: "http://localhost/api/items", currentPage: 2, perPage: 3, total: 7, itemCount: 3 });
+    const blocks = paginationBlocks({
+      path: "http://localhost/api/items",
+      currentPage: 2,
+      perPage: 3,
+      total: 7,
+      itemCount: 3,
+    });
     const expected =
       '"links":{"first":"http:\\/\\/localhost\\/api\\/items?page=1","last":"http:\\/\\/localhost\\/api\\/items?page=3","prev":"http:\\/\\/localhost\\/api\\/items?page=1","next":"http:\\/\\/localhost\\/api\\/items?page=3"},"meta":{"current_page":2,"from":4,"last_page":3,"links":[{"url":"http:\\/\\/localhost\\/api\\/items?page=1","label":"&laquo; Previous","page":1,"active":false},{"url":"http:\\/\\/localhost\\/api\\/items?page=1","label":"1","page":1,"active":false},{"url":"http:\\/\\/localhost\\/api\\/items?page=2","label":"2","page":2,"active":true},{"url":"http:\\/\\/localhost\\/api\\/items?page=3","label":"3","page":3,"active":false},{"url":"http:\\/\\/localhost\\/api\\/items?page=3","label":"Next &raquo;","page":3,"active":false}],"path":"http:\\/\\/localhost\\/api\\/items","per_page":3,"to":6,"total":7}}';
     expect(phpJsonEncode(blocks)).toBe(`{${expected}`);
   });
 
   it("past the end: empty page, from/to null, prev past the end too, no active entry", () => {
-    const { links, meta } = paginationBlocks({ path: "http://localhost/api/items", currentPage: 5, perPage: 3, total: 7, itemCount: 0 });
-    expect(links).toEqual({ first: "http://localhost/api/items?page=1", last: "http://localhost/api/items?page=3", prev: "http://localhost/api/items?page=4", next: null });
+    const { links, meta } = paginationBlocks({
+      path: "http://localhost/api/items",
+      currentPage: 5,
+      perPage: 3,
+      total: 7,
+      itemCount: 0,
+    });
+    expect(links).toEqual({
+      first: "http://localhost/api/items?page=1",
+      last: "http://localhost/api/items?page=3",
+      prev: "http://localhost/api/items?page=4",
+      next: null,
+    });
     expect(meta).toMatchObject({ current_page: 5, from: null, to: null, last_page: 3 });
     expect(meta.links?.some((l) => l.active)).toBe(false);
     expect(meta.links?.at(-1)).toEqual({ url: null, label: "Next &raquo;", page: null, active: false });
   });
 
   it("an empty list still has last_page 1 and three link entries", () => {
-    const { meta } = paginationBlocks({ path: "http://localhost/api/items", currentPage: 1, perPage: 15, total: 0, itemCount: 0 });
+    const { meta } = paginationBlocks({
+      path: "http://localhost/api/items",
+      currentPage: 1,
+      perPage: 15,
+      total: 0,
+      itemCount: 0,
+    });
     expect(meta.last_page).toBe(1);
     expect(meta.links?.map((l) => l.label)).toEqual(["&laquo; Previous", "1", "Next &raquo;"]);
   });
 
   it("withQueryString keeps parameters in order with page moved last, RFC 3986-encoded", () => {
     const { links } = paginationBlocks({
-      path: "http://h/api/comments", currentPage: 1, perPage: 2, total: 5, itemCount: 2,
-      keptQuery: [["page", "1"], ["domain", "example.com"], ["path", "/posts/a b+c"]],
+      path: "http://h/api/comments",
+      currentPage: 1,
+      perPage: 2,
+      total: 5,
+      itemCount: 2,
+      keptQuery: [
+        ["page", "1"],
+        ["domain", "example.com"],
+        ["path", "/posts/a b+c"],
+      ],
     });
     expect(links.next).toBe("http://h/api/comments?domain=example.com&path=%2Fposts%2Fa%20b%2Bc&page=2");
     expect(buildQuery([["q", "it's (ok)*!"]])).toBe("q=it%27s%20%28ok%29%2A%21");
@@ -83,7 +136,11 @@ describe("validation (422 body)", () => {
     });
     expect(validateListQuery(parsePhpQuery("domain[]=x&path[]=y&per_page=0"))).toEqual({
       message: "The domain field must be a string. (and 2 more errors)",
-      errors: { domain: ["The domain field must be a string."], path: ["The path field must be a string."], per_page: ["The per page field must be at least 1."] },
+      errors: {
+        domain: ["The domain field must be a string."],
+        path: ["The path field must be a string."],
+        per_page: ["The per page field must be at least 1."],
+      },
     });
   });
   it.each(["5", "+5", " 7 ", ""])("accepts per_page=%j", (value) => {

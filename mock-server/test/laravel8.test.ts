@@ -19,15 +19,21 @@ describe("perPageLimit", () => {
     mock = await startMockServer({ dataset: { size: 50 }, perPageLimit: "reject" });
     const rejected = await getRaw(mock.url, "domain=example.com&per_page=101", mock.token);
     expect(rejected.status).toBe(422);
-    expect(rejected.text).toBe('{"message":"The given data was invalid.","errors":{"per_page":["The per page may not be greater than 100."]}}');
+    expect(rejected.text).toBe(
+      '{"message":"The given data was invalid.","errors":{"per_page":["The per page may not be greater than 100."]}}',
+    );
     expect((await getRaw(mock.url, "domain=example.com&per_page=100", mock.token)).status).toBe(200);
     // The framework's own rules still come first.
-    expect(JSON.parse((await getRaw(mock.url, "domain=example.com&per_page=abc", mock.token)).text).errors.per_page).toEqual(["The per page field must be an integer."]);
+    expect(
+      JSON.parse((await getRaw(mock.url, "domain=example.com&per_page=abc", mock.token)).text).errors.per_page,
+    ).toEqual(["The per page field must be an integer."]);
   });
 
   it("names the configured maximum; the default still caps", async () => {
     mock = await startMockServer({ dataset: { size: 50 }, perPageLimit: "reject", maxPerPage: 20 });
-    expect((await getRaw(mock.url, "domain=example.com&per_page=21", mock.token)).text).toContain("The per page may not be greater than 20.");
+    expect((await getRaw(mock.url, "domain=example.com&per_page=21", mock.token)).text).toContain(
+      "The per page may not be greater than 20.",
+    );
     await mock.close();
     mock = await startMockServer({ dataset: { size: 50 } });
     const capped = await getRaw(mock.url, "domain=example.com&per_page=500", mock.token);
@@ -39,8 +45,17 @@ describe("perPageLimit", () => {
 describe("stringNumbers", () => {
   it("sends meta.per_page as a JSON string: the value given, or the default or cap in effect", async () => {
     const violations: string[] = [];
-    mock = await startMockServer({ dataset: { size: 50 }, stringNumbers: true, onViolation: (detail) => violations.push(detail) });
-    const cases: Array<[string, string]> = [["", '"per_page":"50"'], ["&per_page=7", '"per_page":"7"'], ["&per_page=%2B5", '"per_page":"+5"'], ["&per_page=500", '"per_page":"100"']];
+    mock = await startMockServer({
+      dataset: { size: 50 },
+      stringNumbers: true,
+      onViolation: (detail) => violations.push(detail),
+    });
+    const cases: Array<[string, string]> = [
+      ["", '"per_page":"50"'],
+      ["&per_page=7", '"per_page":"7"'],
+      ["&per_page=%2B5", '"per_page":"+5"'],
+      ["&per_page=500", '"per_page":"100"'],
+    ];
     for (const [query, expected] of cases) {
       const answer = await getRaw(mock.url, `domain=example.com${query}`, mock.token);
       expect(answer.status).toBe(200);
@@ -49,7 +64,9 @@ describe("stringNumbers", () => {
     // Prism validated the integer before the encoding step changed it: no contract violation.
     expect(violations).toEqual([]);
     // Everything else in meta stays a number.
-    expect((await getRaw(mock.url, "domain=example.com", mock.token)).text).toMatch(/"current_page":1,"from":1,"last_page":\d+,/);
+    expect((await getRaw(mock.url, "domain=example.com", mock.token)).text).toMatch(
+      /"current_page":1,"from":1,"last_page":\d+,/,
+    );
   });
 
   it("is off by default", async () => {
@@ -59,7 +76,8 @@ describe("stringNumbers", () => {
 });
 
 describe("dataset: twins and whole-second timestamps", () => {
-  const topLevel = (comments: StoredComment[]) => comments.filter((c) => c.parentId === null && c.status === "approved");
+  const topLevel = (comments: StoredComment[]) =>
+    comments.filter((c) => c.parentId === null && c.status === "approved");
 
   it("is deterministic for a seed, and only the asked-for changes set it apart from the default", () => {
     const options = { seed: 4, size: 400, twins: 3, wholeSecondTimestamps: true };
@@ -92,7 +110,11 @@ describe("dataset: twins and whole-second timestamps", () => {
     const pairs = [...counts.values()].filter((group) => group.length === 2);
     expect(pairs).toHaveLength(3);
     for (const [a, b] of pairs) expect(a!.id).not.toBe(b!.id);
-    expect(pairs.map(([a]) => a!.path)).toEqual(["/posts/hello-world", "/posts/around-the-world", "/posts/long-thread"]);
+    expect(pairs.map(([a]) => a!.path)).toEqual([
+      "/posts/hello-world",
+      "/posts/around-the-world",
+      "/posts/long-thread",
+    ]);
   });
 });
 
@@ -116,7 +138,12 @@ describe("the laravel8 preset", () => {
   });
 
   it("gives way to options set explicitly", async () => {
-    mock = await startMockServer({ laravel8: true, perPageLimit: "cap", stringNumbers: false, dataset: { size: 50, twins: 0 } });
+    mock = await startMockServer({
+      laravel8: true,
+      perPageLimit: "cap",
+      stringNumbers: false,
+      dataset: { size: 50, twins: 0 },
+    });
     const capped = await getRaw(mock.url, "domain=example.com&per_page=1000", mock.token);
     expect(capped.status).toBe(200);
     expect(capped.text).toContain('"per_page":100,');

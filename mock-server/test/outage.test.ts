@@ -16,8 +16,15 @@ const start = async () => {
   return mock;
 };
 const request = (server: MockServer, signal?: AbortSignal) =>
-  fetch(`${server.url}/api/comments?domain=example.com`, { headers: { authorization: `Bearer ${server.token}` }, signal });
-const settle = (promise: Promise<unknown>) => promise.then(() => "answered", (error: Error) => error);
+  fetch(`${server.url}/api/comments?domain=example.com`, {
+    headers: { authorization: `Bearer ${server.token}` },
+    signal,
+  });
+const settle = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "answered",
+    (error: Error) => error,
+  );
 
 /** Reads until more than `length` characters arrived (then stops reading) or the body ended. */
 async function readPast(response: Response, length: number): Promise<{ text: string; done: boolean }> {

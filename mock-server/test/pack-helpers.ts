@@ -22,7 +22,9 @@ export async function packWorkspace(work: string, workspace: "schema" | "mock-se
   const skip = (path: string) => /[\\/](node_modules|dist|test)$|\.tsbuildinfo$/.test(path);
   cpSync(join(repoRoot, workspace), join(source, workspace), { recursive: true, filter: (path) => !skip(path) });
   if (workspace === "mock-server") {
-    cpSync(join(repoRoot, "packages/astro-comments/src"), join(source, "packages/astro-comments/src"), { recursive: true });
+    cpSync(join(repoRoot, "packages/astro-comments/src"), join(source, "packages/astro-comments/src"), {
+      recursive: true,
+    });
   }
   cpSync(join(repoRoot, "tsconfig.base.json"), join(source, "tsconfig.base.json"));
   try {
@@ -35,7 +37,10 @@ export async function packWorkspace(work: string, workspace: "schema" | "mock-se
   const result = await npm(["pack", "--json", "--pack-destination", out], join(source, workspace));
   if (result.code !== 0) throw new Error(`npm pack of ${workspace} failed (exit ${result.code}):\n${result.output}`);
   // The prepack build may print before npm's JSON report.
-  const [packed] = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const [packed] = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   return { tarball: join(out, packed!.filename), files: packed!.files.map((file) => file.path).sort() };
 }
 
@@ -81,7 +86,12 @@ export interface Started {
 }
 
 /** Starts `command` in `cwd` in a process group of its own. POSIX only, like the CI this guide shows. */
-export function start(command: string, args: readonly string[], cwd: string, env: Record<string, string | undefined> = {}): Started {
+export function start(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Started {
   const child = spawn(command, args, { cwd, env: siteEnv(env), detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   let stdout = "";
@@ -135,7 +145,9 @@ export function start(command: string, args: readonly string[], cwd: string, env
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`${command} ${args.join(" ")} did not print ${pattern} within ${timeoutMs / 1000} s:\n${output}`));
+          reject(
+            new Error(`${command} ${args.join(" ")} did not print ${pattern} within ${timeoutMs / 1000} s:\n${output}`),
+          );
         }, timeoutMs);
         listeners.add(check);
         check();

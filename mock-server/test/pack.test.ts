@@ -13,7 +13,18 @@ import { fileURLToPath } from "node:url";
 import type { CommentListResponse, CommentThread } from "@astro-comments/schema";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentedSetup, footprint, npm, packFromSources, repoTool, run, writeSite, type Footprint, type PackedPackage, type RunResult } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
+import {
+  documentedSetup,
+  footprint,
+  npm,
+  packFromSources,
+  repoTool,
+  run,
+  writeSite,
+  type Footprint,
+  type PackedPackage,
+  type RunResult,
+} from "../../packages/astro-comments/test/helpers/pack-sites.ts";
 import { loadMockData, startMockServer, type MockServer, type StoredComment } from "../src/index.ts";
 import { freePort, packWorkspace, start, type Started } from "./pack-helpers.ts";
 
@@ -34,11 +45,23 @@ function block(name: string): string {
 }
 
 const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id, domain: REAL.domain, parentId: null, status: "approved", created_at: `2026-11-2${id}T10:00:00.000000Z`,
-  content: "", html: "", name: "", path: "/posts/hello-world", ...fields,
+  id,
+  domain: REAL.domain,
+  parentId: null,
+  status: "approved",
+  created_at: `2026-11-2${id}T10:00:00.000000Z`,
+  content: "",
+  html: "",
+  name: "",
+  path: "/posts/hello-world",
+  ...fields,
 });
 const realComments: StoredComment[] = [
-  comment(1, { name: "Ada Lovelace", content: "Thanks", html: '<p>Thanks, <strong>this helped</strong>.</p>\n<pre><code class="language-js">const answer = 42;</code></pre>' }),
+  comment(1, {
+    name: "Ada Lovelace",
+    content: "Thanks",
+    html: '<p>Thanks, <strong>this helped</strong>.</p>\n<pre><code class="language-js">const answer = 42;</code></pre>',
+  }),
   comment(2, { parentId: 1, name: "Grace Hopper", content: "Agreed", html: "<p>Agreed.</p>" }),
   comment(3, { status: "pending", name: "Not Yet", content: "held", html: "<p>held</p>" }),
   comment(4, { name: "Alan Turing", content: "Elsewhere", html: "<p>Elsewhere</p>", path: "/posts/other" }),
@@ -67,7 +90,10 @@ async function stop(started: Started): Promise<void> {
 }
 
 /** Runs a shell script of the guide in the site to its end, then stops what it left in the background. */
-async function shell(script: string, env: Record<string, string> = {}): Promise<{ code: number; output: string; stdout: string }> {
+async function shell(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; output: string; stdout: string }> {
   const bash = launch("bash", ["-e", "-c", script], env);
   const code = await bash.exited;
   await stop(bash);
@@ -77,7 +103,9 @@ async function shell(script: string, env: Record<string, string> = {}): Promise<
 const firstLine = /^Comments API mock listening on (?<url>\S+) token=(?<token>\S+) domains=(?<domains>\S+)$/m;
 
 async function threadsOf(url: string, token: string, domain: string): Promise<CommentThread[]> {
-  const response = await fetch(`${url}/api/comments?domain=${domain}&per_page=100`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${url}/api/comments?domain=${domain}&per_page=100`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as CommentListResponse).data;
 }
@@ -110,24 +138,46 @@ afterAll(async () => {
 });
 
 describe("the tarballs", () => {
-  const manifest = (name: string) => JSON.parse(readFileSync(join(empty, "node_modules", name, "package.json"), "utf8")) as Record<string, unknown> & { dependencies: Record<string, string>; bin?: Record<string, string> };
+  const manifest = (name: string) =>
+    JSON.parse(readFileSync(join(empty, "node_modules", name, "package.json"), "utf8")) as Record<string, unknown> & {
+      dependencies: Record<string, string>;
+      bin?: Record<string, string>;
+    };
 
   it("install with a plain npm install, no flags", () => {
     for (const install of installs) expect(install.code, install.output).toBe(0);
   });
 
   it("hold the built code, types, README and LICENSE, and nothing else", () => {
-    expect(packed.mock.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(file))).toEqual([]);
-    expect(packed.schema.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|json\/[^/]+\.schema\.json|openapi\.yaml|README\.md|LICENSE|package\.json)$/.test(file))).toEqual([]);
-    for (const file of ["dist/index.js", "dist/index.d.ts", "dist/cli/comments-mock.js", "README.md", "LICENSE"]) expect(packed.mock.files).toContain(file);
+    expect(
+      packed.mock.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(file)),
+    ).toEqual([]);
+    expect(
+      packed.schema.files.filter(
+        (file) =>
+          !/^(dist\/.+\.(js|d\.ts)|json\/[^/]+\.schema\.json|openapi\.yaml|README\.md|LICENSE|package\.json)$/.test(
+            file,
+          ),
+      ),
+    ).toEqual([]);
+    for (const file of ["dist/index.js", "dist/index.d.ts", "dist/cli/comments-mock.js", "README.md", "LICENSE"])
+      expect(packed.mock.files).toContain(file);
     expect(packed.schema.files).toContain("json/comments-mock-data.schema.json");
   });
 
   it("give the mock a comments-mock bin and no dependency on astro-comments or Astro", () => {
     const mock = manifest("@astro-comments/mock-server");
     expect(mock.bin).toEqual({ "comments-mock": "dist/cli/comments-mock.js" });
-    expect(readFileSync(join(empty, "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js"), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
-    expect(Object.keys(mock.dependencies).sort()).toEqual(["@astro-comments/schema", "@stoplight/prism-core", "@stoplight/prism-http", "fp-ts", "undici"]);
+    expect(
+      readFileSync(join(empty, "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js"), "utf8"),
+    ).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(Object.keys(mock.dependencies).sort()).toEqual([
+      "@astro-comments/schema",
+      "@stoplight/prism-core",
+      "@stoplight/prism-http",
+      "fp-ts",
+      "undici",
+    ]);
     expect(existsSync(join(empty, "node_modules/astro"))).toBe(false);
     expect(existsSync(join(empty, "node_modules/astro-comments"))).toBe(false);
   });
@@ -143,13 +193,31 @@ describe("the tarballs", () => {
   });
 
   it("mock passes arethetypeswrong (esm-only)", async () => {
-    const result = await run(process.execPath, [repoTool("@arethetypeswrong/cli"), packed.mock.tarball, "--profile", "esm-only", "--format", "ascii"], work);
+    const result = await run(
+      process.execPath,
+      [repoTool("@arethetypeswrong/cli"), packed.mock.tarball, "--profile", "esm-only", "--format", "ascii"],
+      work,
+    );
     expect(result.code, result.output).toBe(0);
   });
 
   it("schema passes arethetypeswrong (esm-only) for its code entry points", async () => {
     // ./types has types and no code (import type only); the JSON and YAML entries are data files.
-    const result = await run(process.execPath, [repoTool("@arethetypeswrong/cli"), packed.schema.tarball, "--profile", "esm-only", "--exclude-entrypoints", "./types", "./openapi.yaml", "--format", "ascii"], work);
+    const result = await run(
+      process.execPath,
+      [
+        repoTool("@arethetypeswrong/cli"),
+        packed.schema.tarball,
+        "--profile",
+        "esm-only",
+        "--exclude-entrypoints",
+        "./types",
+        "./openapi.yaml",
+        "--format",
+        "ascii",
+      ],
+      work,
+    );
     expect(result.code, result.output).toBe(0);
   });
 
@@ -170,14 +238,23 @@ describe("the guide's commands, in a fresh Astro site", () => {
 
   it("installs as the guide says: both tarballs as development dependencies", () => {
     const install = block("install");
-    expect(install).toContain("npm install --save-dev /path/to/astro-comments-schema-0.1.0.tgz /path/to/astro-comments-mock-server-0.1.0.tgz");
+    expect(install).toContain(
+      "npm install --save-dev /path/to/astro-comments-schema-0.1.0.tgz /path/to/astro-comments-mock-server-0.1.0.tgz",
+    );
     expect(install).toMatch(/cd schema && npm pack && cd \.\.\/mock-server && npm pack/);
-    expect([packed.schema.tarball, packed.mock.tarball].map((tarball) => tarball.split(/[\\/]/).pop())).toEqual(["astro-comments-schema-0.1.0.tgz", "astro-comments-mock-server-0.1.0.tgz"]);
-    const { devDependencies } = JSON.parse(readFileSync(join(site, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    expect([packed.schema.tarball, packed.mock.tarball].map((tarball) => tarball.split(/[\\/]/).pop())).toEqual([
+      "astro-comments-schema-0.1.0.tgz",
+      "astro-comments-mock-server-0.1.0.tgz",
+    ]);
+    const { devDependencies } = JSON.parse(readFileSync(join(site, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
     expect(Object.keys(devDependencies).sort()).toEqual(["@astro-comments/mock-server", "@astro-comments/schema"]);
   });
 
-  it("serves the site's own domain, and the site builds and runs `astro dev` against it", { timeout: 300_000 }, async () => {
+  it("serves the site's own domain, and the site builds and runs `astro dev` against it", {
+    timeout: 300_000,
+  }, async () => {
     const port = String(await freePort());
     const [command, ...args] = block("serve").trim().replaceAll("4010", port).split(" ") as [string, ...string[]];
     const mock = launch(command, args);
@@ -193,7 +270,10 @@ describe("the guide's commands, in a fresh Astro site", () => {
 
       writeFileSync(join(site, ".env.development"), block("env-development").replaceAll("4010", port));
       // On a port of its own: Astro's default may be taken on this machine, on one of 127.0.0.1 and ::1.
-      const [devCommand, ...devArgs] = `${block("dev").trim()} --port ${await freePort()}`.split(" ") as [string, ...string[]];
+      const [devCommand, ...devArgs] = `${block("dev").trim()} --port ${await freePort()}`.split(" ") as [
+        string,
+        ...string[],
+      ];
       const dev = launch(devCommand, devArgs);
       try {
         const [, local] = await dev.waitFor(/Local\s+(http:\/\/\S+)/);
@@ -208,15 +288,21 @@ describe("the guide's commands, in a fresh Astro site", () => {
     }
   });
 
-  it("reads the first line from a shell script, builds against the mock and stops it", { timeout: 300_000 }, async () => {
+  it("reads the first line from a shell script, builds against the mock and stops it", {
+    timeout: 300_000,
+  }, async () => {
     rmSync(join(site, "dist"), { recursive: true, force: true });
     const bash = launch("bash", ["-e", "-c", block("first-line-shell")]);
     expect(await bash.exited, bash.output()).toBe(0);
     // Its output ends only when the mock, which shares it, has stopped too.
     await bash.closed;
     running.delete(bash);
-    expect(bash.output()).toMatch(/\[astro-comments\] fetching comments of my-site\.test from http:\/\/127\.0\.0\.1:\d+\/api\/comments/);
-    expect(readFileSync(join(site, "dist/posts/hello-world/index.html"), "utf8")).toMatch(/data-comment-author[^>]*>Jane Doe</);
+    expect(bash.output()).toMatch(
+      /\[astro-comments\] fetching comments of my-site\.test from http:\/\/127\.0\.0\.1:\d+\/api\/comments/,
+    );
+    expect(readFileSync(join(site, "dist/posts/hello-world/index.html"), "utf8")).toMatch(
+      /data-comment-author[^>]*>Jane Doe</,
+    );
   });
 
   it("reads the first line from Node, and stops the mock", { timeout: 120_000 }, async () => {
@@ -226,7 +312,9 @@ describe("the guide's commands, in a fresh Astro site", () => {
     expect(await node.exited, node.output()).toBe(0);
     await node.closed;
     running.delete(node);
-    expect(node.stdout()).toMatch(/^COMMENTS_API_URL=http:\/\/127\.0\.0\.1:\d+ COMMENTS_API_TOKEN=mock-token COMMENTS_DOMAIN=my-site\.test\n$/);
+    expect(node.stdout()).toMatch(
+      /^COMMENTS_API_URL=http:\/\/127\.0\.0\.1:\d+ COMMENTS_API_TOKEN=mock-token COMMENTS_DOMAIN=my-site\.test\n$/,
+    );
   });
 
   it("records the real comments with the credentials in .env, the token nowhere", { timeout: 120_000 }, async () => {
@@ -235,7 +323,9 @@ describe("the guide's commands, in a fresh Astro site", () => {
     writeFileSync(join(site, ".env"), env);
     const { code, output } = await shell(block("record"));
     expect(code, output).toBe(0);
-    expect(output).toMatch(/^comments-mock record: saved 2 comments and 1 reply of my-site\.com from http:\/\/127\.0\.0\.1:\d+\/api\/comments to .*fixtures\/comments\.json/m);
+    expect(output).toMatch(
+      /^comments-mock record: saved 2 comments and 1 reply of my-site\.com from http:\/\/127\.0\.0\.1:\d+\/api\/comments to .*fixtures\/comments\.json/m,
+    );
     expect(output).not.toContain(REAL.token);
     const file = readFileSync(join(site, "fixtures/comments.json"), "utf8");
     expect(file).not.toContain(REAL.token);
@@ -260,7 +350,9 @@ describe("the guide's commands, in a fresh Astro site", () => {
     const mock = await startMockServer({ data });
     try {
       const threads = await threadsOf(mock.url, mock.token, data.domain);
-      expect(threads.map((thread) => [thread.name, thread.children.map((reply) => reply.name)])).toEqual([["Ada Lovelace", ["Grace Hopper"]]]);
+      expect(threads.map((thread) => [thread.name, thread.children.map((reply) => reply.name)])).toEqual([
+        ["Ada Lovelace", ["Grace Hopper"]],
+      ]);
     } finally {
       await mock.close();
     }
@@ -279,7 +371,9 @@ describe("the guide's commands, in a fresh Astro site", () => {
     expect(output).toMatch(/Tests\s+2 passed \(2\)/);
   });
 
-  it("runs the workflow: the pull-request job against the mock, the nightly job against the service", { timeout: 600_000 }, async () => {
+  it("runs the workflow: the pull-request job against the mock, the nightly job against the service", {
+    timeout: 600_000,
+  }, async () => {
     const workflow = parseYaml(block("workflow")) as {
       on: Record<string, unknown>;
       jobs: Record<string, { if: string; steps: Array<{ uses?: string; run?: string; env?: Record<string, string> }> }>;
@@ -290,34 +384,60 @@ describe("the guide's commands, in a fresh Astro site", () => {
     expect(contract.if).toBe("github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'");
     // Pull requests from forks get no secrets: the job they run must need none.
     expect(JSON.stringify(build)).not.toMatch(/secrets\./);
-    for (const job of [build, contract]) expect(job.steps.slice(0, 3).map((step) => step.uses ?? step.run)).toEqual(["actions/checkout@v4", "actions/setup-node@v4", "npm ci"]);
+    for (const job of [build, contract])
+      expect(job.steps.slice(0, 3).map((step) => step.uses ?? step.run)).toEqual([
+        "actions/checkout@v4",
+        "actions/setup-node@v4",
+        "npm ci",
+      ]);
 
     // The steps after checkout, Node and `npm ci` (the site is installed), each in a subshell with its env, as Actions runs them.
     const script = (job: (typeof workflow.jobs)[string], values: Record<string, string>) =>
-      job.steps.slice(3).map(({ run: command, env = {} }) => {
-        const exports = Object.entries(env).map(([name, value]) => `export ${name}='${value.replace(/\$\{\{ (\w+\.\w+) \}\}/g, (_, key: string) => values[key]!)}'`);
-        return `(\n${[...exports, command!].join("\n")}\n)`;
-      }).join("\n");
+      job.steps
+        .slice(3)
+        .map(({ run: command, env = {} }) => {
+          const exports = Object.entries(env).map(
+            ([name, value]) =>
+              `export ${name}='${value.replace(/\$\{\{ (\w+\.\w+) \}\}/g, (_, key: string) => values[key]!)}'`,
+          );
+          return `(\n${[...exports, command!].join("\n")}\n)`;
+        })
+        .join("\n");
 
     rmSync(join(site, "dist"), { recursive: true, force: true });
     const port = String(await freePort());
     const pullRequest = await shell(script(build, {}).replaceAll("4010", port));
     expect(pullRequest.code, pullRequest.output).toBe(0);
-    expect(pullRequest.output).toMatch(new RegExp(`^Comments API mock listening on http://127\\.0\\.0\\.1:${port} token=mock-token domains=my-site\\.test$`, "m"));
+    expect(pullRequest.output).toMatch(
+      new RegExp(
+        `^Comments API mock listening on http://127\\.0\\.0\\.1:${port} token=mock-token domains=my-site\\.test$`,
+        "m",
+      ),
+    );
     expect(pullRequest.output).toMatch(/Tests\s+2 passed \(2\)/);
-    expect(readFileSync(join(site, "dist/posts/hello-world/index.html"), "utf8")).toMatch(/data-comment-author[^>]*>Ada Lovelace</);
+    expect(readFileSync(join(site, "dist/posts/hello-world/index.html"), "utf8")).toMatch(
+      /data-comment-author[^>]*>Ada Lovelace</,
+    );
 
-    const values = { "vars.COMMENTS_API_URL": real.url, "vars.COMMENTS_DOMAIN": REAL.domain, "secrets.COMMENTS_API_TOKEN": REAL.token };
+    const values = {
+      "vars.COMMENTS_API_URL": real.url,
+      "vars.COMMENTS_DOMAIN": REAL.domain,
+      "secrets.COMMENTS_API_TOKEN": REAL.token,
+    };
     const nightly = await shell(script(contract, values));
     expect(nightly.code, nightly.output).toBe(0);
-    expect(nightly.output).toMatch(/^comments-mock verify: OK: .* for my-site\.com conforms to the contract: no differences \(1 response, 3 comments checked\)$/m);
+    expect(nightly.output).toMatch(
+      /^comments-mock verify: OK: .* for my-site\.com conforms to the contract: no differences \(1 response, 3 comments checked\)$/m,
+    );
     expect(nightly.output).not.toContain(REAL.token);
   });
 
   it("verifies the real service with the credentials in .env", { timeout: 120_000 }, async () => {
     const { code, stdout, output } = await shell(block("verify"));
     expect(code, output).toBe(0);
-    expect(stdout).toBe(`comments-mock verify: OK: ${real.url}/api/comments for my-site.com conforms to the contract: no differences (1 response, 3 comments checked)\n`);
+    expect(stdout).toBe(
+      `comments-mock verify: OK: ${real.url}/api/comments for my-site.com conforms to the contract: no differences (1 response, 3 comments checked)\n`,
+    );
     expect(output).not.toContain(REAL.token);
   });
 

@@ -15,7 +15,11 @@ import { promisify } from "node:util";
 import type { CommentListResponse, CommentThread } from "@astro-comments/schema";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumMissing, chromiumPath, chromiumRequired } from "../../packages/astro-comments/test/helpers/chromium.ts";
+import {
+  chromiumMissing,
+  chromiumPath,
+  chromiumRequired,
+} from "../../packages/astro-comments/test/helpers/chromium.ts";
 import { npm, writeSite } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
 import { freePort, packWorkspace, start, type Started } from "./pack-helpers.ts";
 
@@ -38,13 +42,27 @@ const contexts: BrowserContext[] = [];
 const execFileAsync = promisify(execFile);
 
 /** The mock's own admin CLI, from the installed tarball. */
-const admin = async (...args: string[]) => (await execFileAsync(process.execPath, [join(app, "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js"), "admin", "--url", base, "--token", TOKEN, ...args])).stdout;
+const admin = async (...args: string[]) =>
+  (
+    await execFileAsync(process.execPath, [
+      join(app, "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js"),
+      "admin",
+      "--url",
+      base,
+      "--token",
+      TOKEN,
+      ...args,
+    ])
+  ).stdout;
 
 /** Every thread the API serves on a page of the site, all its pages read. */
 async function served(path: string): Promise<CommentThread[]> {
   const threads: CommentThread[] = [];
   for (let page = 1, last = 1; page <= last; page++) {
-    const response = await fetch(`${base}/api/comments?domain=${DOMAIN}&path=${encodeURIComponent(path)}&per_page=100&page=${page}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await fetch(
+      `${base}/api/comments?domain=${DOMAIN}&path=${encodeURIComponent(path)}&per_page=100&page=${page}`,
+      { headers: { authorization: `Bearer ${TOKEN}` } },
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as CommentListResponse;
     threads.push(...body.data);
@@ -54,13 +72,22 @@ async function served(path: string): Promise<CommentThread[]> {
 }
 
 /** A plain HTTP request with exactly these headers (fetch would not send a foreign Host). */
-function raw(method: string, path: string, headers: Record<string, string>, body = ""): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body = "",
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (res) => {
-      let text = "";
-      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
-    });
+    const req = request(
+      `${base}${path}`,
+      { method, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -74,7 +101,9 @@ async function sessionCookie(): Promise<string> {
   return String(answer.headers["set-cookie"]).split(";")[0]!;
 }
 
-async function open(options: { javaScript?: boolean; colorScheme?: "light" | "dark"; width?: number; bypassCSP?: boolean } = {}): Promise<Page> {
+async function open(
+  options: { javaScript?: boolean; colorScheme?: "light" | "dark"; width?: number; bypassCSP?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: 900 },
     colorScheme: options.colorScheme ?? "light",
@@ -96,7 +125,10 @@ async function signedIn(options: Parameters<typeof open>[0] = {}): Promise<Page>
   return page;
 }
 
-async function addOnPage(page: Page, fields: { path?: string; name: string; content: string; html?: string; pending?: boolean }): Promise<void> {
+async function addOnPage(
+  page: Page,
+  fields: { path?: string; name: string; content: string; html?: string; pending?: boolean },
+): Promise<void> {
   if (fields.path !== undefined) await page.getByLabel(/^Path/).fill(fields.path);
   await page.getByLabel("Name", { exact: true }).fill(fields.name);
   await page.getByLabel("Content", { exact: true }).fill(fields.content);
@@ -115,12 +147,40 @@ beforeAll(async () => {
   const install = await npm(["install", "--prefer-offline", packedMock.tarball, schema.tarball], app);
   expect(install.code, install.output).toBe(0);
   const port = await freePort();
-  mock = start(process.execPath, ["node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js", "--domain", DOMAIN, "--paths", PATHS.join(","), "--size", "6", "--seed", "3", "--token", TOKEN, "--port", String(port)], app);
+  mock = start(
+    process.execPath,
+    [
+      "node_modules/@astro-comments/mock-server/dist/cli/comments-mock.js",
+      "--domain",
+      DOMAIN,
+      "--paths",
+      PATHS.join(","),
+      "--size",
+      "6",
+      "--seed",
+      "3",
+      "--token",
+      TOKEN,
+      "--port",
+      String(port),
+    ],
+    app,
+  );
   signIn = (await mock.waitFor(/^Page \(signed in; the link works once\): (http\S+)$/m))[1]!;
   base = `http://127.0.0.1:${port}`;
   if (!skipped) {
     if (!chromiumPath) throw new Error(chromiumMissing);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
+    });
   }
 }, 10 * 60_000);
 
@@ -146,7 +206,9 @@ describe("the printed link", { timeout: 120_000 }, () => {
     expect(page.url()).toBe(`${base}/__mock/`);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Comments mock");
     const cookies = await page.context().cookies();
-    expect(cookies).toEqual([expect.objectContaining({ httpOnly: true, sameSite: "Strict", path: "/", secure: false })]);
+    expect(cookies).toEqual([
+      expect.objectContaining({ httpOnly: true, sameSite: "Strict", path: "/", secure: false }),
+    ]);
 
     const again = await open();
     expect((await again.goto(signIn))?.status()).toBe(403);
@@ -160,10 +222,18 @@ describe.skipIf(skipped)("with JavaScript off, the page's forms", { timeout: 120
     const page = await signedIn({ javaScript: false });
     await expect(page.getByRole("cell", { name: "/posts/second-post" }).count()).resolves.toBe(1);
     const before = await served("/posts/second-post");
-    await addOnPage(page, { path: "/posts/second-post", name: "Paged Ann", content: "Long body\n\nwith <code>x</code>" });
+    await addOnPage(page, {
+      path: "/posts/second-post",
+      name: "Paged Ann",
+      content: "Long body\n\nwith <code>x</code>",
+    });
     const after = await served("/posts/second-post");
     expect(after).toHaveLength(before.length + 1);
-    expect(after.at(-1)).toMatchObject({ name: "Paged Ann", content: "Long body\n\nwith <code>x</code>", html: expect.stringContaining("&lt;code&gt;") });
+    expect(after.at(-1)).toMatchObject({
+      name: "Paged Ann",
+      content: "Long body\n\nwith <code>x</code>",
+      html: expect.stringContaining("&lt;code&gt;"),
+    });
 
     // The page of that path, then a reply from it, with raw html as given.
     await page.getByRole("link", { name: "/posts/second-post" }).click();
@@ -172,8 +242,14 @@ describe.skipIf(skipped)("with JavaScript off, the page's forms", { timeout: 120
     await page.getByLabel("Name", { exact: true }).fill("Replying Bo");
     await page.getByLabel("Content", { exact: true }).fill("hostile");
     await page.getByLabel("Raw html").fill('<img src=x onerror="alert(1)">');
-    await Promise.all([page.waitForURL(/\/__mock\/page\?/), page.getByRole("button", { name: "Add the comment" }).click()]);
-    expect((await served("/posts/second-post")).at(-1)!.children.at(-1)).toMatchObject({ name: "Replying Bo", html: '<img src=x onerror="alert(1)">' });
+    await Promise.all([
+      page.waitForURL(/\/__mock\/page\?/),
+      page.getByRole("button", { name: "Add the comment" }).click(),
+    ]);
+    expect((await served("/posts/second-post")).at(-1)!.children.at(-1)).toMatchObject({
+      name: "Replying Bo",
+      html: '<img src=x onerror="alert(1)">',
+    });
     // Shown as source, not as markup.
     await expect(page.locator("img").count()).resolves.toBe(0);
   });
@@ -183,14 +259,21 @@ describe.skipIf(skipped)("with JavaScript off, the page's forms", { timeout: 120
     await addOnPage(page, { path: "/posts/first-post", name: "Held Cy", content: "wait for me", pending: true });
     expect((await served("/posts/first-post")).map((c) => c.name)).not.toContain("Held Cy");
     await page.getByRole("link", { name: "/posts/first-post" }).click();
-    await Promise.all([page.waitForURL(/\/__mock\/page\?/), page.getByRole("button", { name: /^Approve comment \d+ by Held Cy$/ }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/__mock\/page\?/),
+      page.getByRole("button", { name: /^Approve comment \d+ by Held Cy$/ }).click(),
+    ]);
     await expect(page.getByRole("status").textContent()).resolves.toMatch(/approved comment \d+ by Held Cy/);
     expect((await served("/posts/first-post")).map((c) => c.name)).toContain("Held Cy");
   });
 
   it("switch an outage on, which the API meets as after the admin CLI's, and off", async () => {
     const page = await signedIn({ javaScript: false });
-    const failure = () => served("/").then(() => "served", (error: Error) => String((error.cause as NodeJS.ErrnoException | undefined)?.code ?? error.message));
+    const failure = () =>
+      served("/").then(
+        () => "served",
+        (error: Error) => String((error.cause as NodeJS.ErrnoException | undefined)?.code ?? error.message),
+      );
 
     await page.getByLabel("down", { exact: true }).check();
     await Promise.all([page.waitForURL(/\/__mock\//), page.getByRole("button", { name: "Switch the outage" }).click()]);
@@ -212,7 +295,10 @@ describe.skipIf(skipped)("with JavaScript off, the page's forms", { timeout: 120
     await page.getByLabel("Rate limit", { exact: false }).first().fill("1");
     await Promise.all([page.waitForURL(/\/__mock\//), page.getByRole("button", { name: "Switch the faults" }).click()]);
     await expect(page.getByRole("status").textContent()).resolves.toContain("rate limit 1 per 60000 ms");
-    const get = () => fetch(`${base}/api/comments?domain=${DOMAIN}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.status);
+    const get = () =>
+      fetch(`${base}/api/comments?domain=${DOMAIN}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then(
+        (r) => r.status,
+      );
     expect([await get(), await get()]).toEqual([200, 429]);
     await page.getByLabel("Rate limit", { exact: false }).first().fill("");
     await Promise.all([page.waitForURL(/\/__mock\//), page.getByRole("button", { name: "Switch the faults" }).click()]);
@@ -223,11 +309,15 @@ describe.skipIf(skipped)("with JavaScript off, the page's forms", { timeout: 120
 describe.skipIf(skipped)("the page in Chromium", { timeout: 120_000 }, () => {
   it("lists the requests the mock answered, refreshed by its script, without the Authorization header", async () => {
     const page = await signedIn();
-    await fetch(`${base}/api/comments?domain=${DOMAIN}&per_page=3&marker=log`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    await fetch(`${base}/api/comments?domain=${DOMAIN}&per_page=3&marker=log`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     // The script's refresh brings the row in; waiting for it is the signal.
     const row = page.locator("#requests tr", { hasText: "marker=log" });
     await row.waitFor({ timeout: 20_000 });
-    await expect(row.textContent()).resolves.toMatch(/GET.*\/api\/comments\?domain=my-site\.test&per_page=3&marker=log.*200/);
+    await expect(row.textContent()).resolves.toMatch(
+      /GET.*\/api\/comments\?domain=my-site\.test&per_page=3&marker=log.*200/,
+    );
   });
 
   it("is readable at 390 px wide, and screenshots of it land in docs/screenshots", async () => {
@@ -244,15 +334,29 @@ describe.skipIf(skipped)("the page in Chromium", { timeout: 120_000 }, () => {
   });
 
   it.each(["light", "dark"] as const)("axe-core finds no violation on any view (%s)", async (colorScheme) => {
-    const views = ["/__mock/", `/__mock/page?domain=${DOMAIN}&path=${encodeURIComponent("/posts/second-post")}`, `/__mock/page?domain=${DOMAIN}&path=%2F`];
+    const views = [
+      "/__mock/",
+      `/__mock/page?domain=${DOMAIN}&path=${encodeURIComponent("/posts/second-post")}`,
+      `/__mock/page?domain=${DOMAIN}&path=%2F`,
+    ];
     const page = await signedIn({ colorScheme, bypassCSP: true });
     const signedOut = await open({ colorScheme, bypassCSP: true });
     const check = async (target: Page, path: string) => {
       await target.goto(`${base}${path}`);
       await target.addScriptTag({ path: axePath });
       const violations = await target.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-        return (await axe.run(document)).violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`);
+        const axe = (
+          window as unknown as {
+            axe: {
+              run: (
+                context: Document,
+              ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }>;
+            };
+          }
+        ).axe;
+        return (await axe.run(document)).violations.map(
+          (v) => `${v.id}: ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`,
+        );
       });
       expect(violations, `${path} (${colorScheme})`).toEqual([]);
     };
@@ -294,7 +398,11 @@ describe("security", { timeout: 120_000 }, () => {
       ["a foreign Origin", { host, origin: "http://evil.example", cookie }, 403],
       ["no Origin", { host, cookie }, 403],
       ["Origin null", { host, origin: "null", cookie }, 403],
-      ["a DNS-rebound Host", { host: `evil.example:${new URL(base).port}`, origin: `http://evil.example:${new URL(base).port}`, cookie }, 421],
+      [
+        "a DNS-rebound Host",
+        { host: `evil.example:${new URL(base).port}`, origin: `http://evil.example:${new URL(base).port}`, cookie },
+        421,
+      ],
     ];
     for (const [what, headers, status] of attempts) {
       const add = await raw("POST", "/__mock/comments", { ...formHeaders, ...headers }, addBody);
@@ -329,13 +437,19 @@ describe("security", { timeout: 120_000 }, () => {
   it("shows the API token in no page, not even after requests that carried it", async () => {
     const cookie = await sessionCookie();
     await served("/posts/first-post");
-    const views = ["/__mock/", "/__mock/requests", `/__mock/page?domain=${DOMAIN}&path=%2Fposts%2Ffirst-post`, "/__mock/nothing-here"];
+    const views = [
+      "/__mock/",
+      "/__mock/requests",
+      `/__mock/page?domain=${DOMAIN}&path=%2Fposts%2Ffirst-post`,
+      "/__mock/nothing-here",
+    ];
     for (const view of views) {
       const answer = await raw("GET", view, { cookie });
       expect(answer.status, view).toBeLessThan(500);
       expect(answer.body, view).not.toContain(TOKEN);
     }
-    for (const view of ["/__mock/", `/__mock/?key=wrong`]) expect((await raw("GET", view, {})).body).not.toContain(TOKEN);
+    for (const view of ["/__mock/", `/__mock/?key=wrong`])
+      expect((await raw("GET", view, {})).body).not.toContain(TOKEN);
     expect((await raw("GET", "/__mock/requests", { cookie })).body).toContain("/api/comments?domain=my-site.test");
   });
 
@@ -344,11 +458,15 @@ describe("security", { timeout: 120_000 }, () => {
     const off = start(process.execPath, [bin, "--host", "0.0.0.0", "--port", "0", "--size", "5"], app);
     const on = start(process.execPath, [bin, "--host", "0.0.0.0", "--port", "0", "--size", "5", "--ui"], app);
     try {
-      await off.waitFor(/^Page: off, since --host 0\.0\.0\.0 lets other machines reach the mock; pass --ui to serve it anyway\.$/m);
+      await off.waitFor(
+        /^Page: off, since --host 0\.0\.0\.0 lets other machines reach the mock; pass --ui to serve it anyway\.$/m,
+      );
       const url = (await off.waitFor(/^Comments API mock listening on (\S+)/m))[1]!;
       const port = new URL(url).port;
       expect((await fetch(`http://127.0.0.1:${port}/__mock/`)).status).toBe(404);
-      await on.waitFor(/^Page \(signed in; the link works once\): http:\/\/127\.0\.0\.1:\d+\/__mock\/\?key=\S+\nWarning: --ui on --host 0\.0\.0\.0/m);
+      await on.waitFor(
+        /^Page \(signed in; the link works once\): http:\/\/127\.0\.0\.1:\d+\/__mock\/\?key=\S+\nWarning: --ui on --host 0\.0\.0\.0/m,
+      );
     } finally {
       await Promise.all([off.stop(), on.stop()]);
     }

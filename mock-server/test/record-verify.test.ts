@@ -32,12 +32,16 @@ async function service(options: Parameters<typeof startMockServer>[0] = {}): Pro
 /** A site folder whose .env points at `url`. */
 function siteFolder(url: string, token = TOKEN): string {
   const folder = mkdtempSync(join(dir, "site-"));
-  writeFileSync(join(folder, ".env"), `# the site's credentials\nCOMMENTS_API_URL=${url}\nCOMMENTS_DOMAIN=${DOMAIN}\nCOMMENTS_API_TOKEN="${token}"\n`);
+  writeFileSync(
+    join(folder, ".env"),
+    `# the site's credentials\nCOMMENTS_API_URL=${url}\nCOMMENTS_DOMAIN=${DOMAIN}\nCOMMENTS_API_TOKEN="${token}"\n`,
+  );
   return folder;
 }
 
 const noCredentials = { COMMENTS_API_URL: undefined, COMMENTS_DOMAIN: undefined, COMMENTS_API_TOKEN: undefined };
-const cli = (folder: string, args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { cwd: folder, env: { ...noCredentials, ...env } });
+const cli = (folder: string, args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { cwd: folder, env: { ...noCredentials, ...env } });
 
 function expectNoToken(...texts: string[]): void {
   for (const text of texts) expect(text).not.toContain(TOKEN);
@@ -58,10 +62,15 @@ async function responses(mock: MockServer, queries: string[]): Promise<string[]>
 }
 
 /** A service that answers like `upstream`, with its 200 bodies rewritten: one that broke the contract. */
-async function rewritingProxy(upstream: MockServer, rewrite: (body: CommentListResponse, page: number) => void): Promise<string> {
+async function rewritingProxy(
+  upstream: MockServer,
+  rewrite: (body: CommentListResponse, page: number) => void,
+): Promise<string> {
   const server: Server = createServer((req, res) => {
     void (async () => {
-      const answer = await fetch(`${upstream.url}${req.url}`, { headers: { authorization: req.headers.authorization ?? "" } });
+      const answer = await fetch(`${upstream.url}${req.url}`, {
+        headers: { authorization: req.headers.authorization ?? "" },
+      });
       const body = (await answer.json()) as CommentListResponse;
       if (answer.status === 200) rewrite(body, body.meta.current_page);
       res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -78,26 +87,42 @@ describe("comments-mock record", () => {
     const folder = siteFolder(original.url);
     const recorded = await cli(folder, ["record", "--out", "fixtures/comments.json"]);
     expect(recorded.code, recorded.stderr).toBe(0);
-    expect(recorded.stdout).toMatch(new RegExp(`^comments-mock record: saved 260 comments and \\d+ replies of ${DOMAIN} from ${original.url}/api/comments to .*fixtures/comments\\.json \\(3 pages, [0-9.]+ s\\)\\. Serve them with: comments-mock --data fixtures/comments\\.json\\n$`));
+    expect(recorded.stdout).toMatch(
+      new RegExp(
+        `^comments-mock record: saved 260 comments and \\d+ replies of ${DOMAIN} from ${original.url}/api/comments to .*fixtures/comments\\.json \\(3 pages, [0-9.]+ s\\)\\. Serve them with: comments-mock --data fixtures/comments\\.json\\n$`,
+      ),
+    );
     const file = readFileSync(join(folder, "fixtures/comments.json"), "utf8");
     expectNoToken(recorded.stdout, recorded.stderr, file);
-    expect(JSON.parse(file)).toMatchObject({ format: "comments-mock-data", version: 1, domain: DOMAIN, recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(JSON.parse(file)).toMatchObject({
+      format: "comments-mock-data",
+      version: 1,
+      domain: DOMAIN,
+      recordedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
 
     const replay = await service({ data: join(folder, "fixtures/comments.json"), token: "another-token" });
     const paths = [...new Set(original.store.threads(DOMAIN).map((thread) => thread.path))];
-    const queries = [1, 7, 50, 100].map((perPage) => `domain=${DOMAIN}&per_page=${perPage}`).concat(paths.map((path) => `domain=${DOMAIN}&path=${encodeURIComponent(path)}&per_page=5`));
+    const queries = [1, 7, 50, 100]
+      .map((perPage) => `domain=${DOMAIN}&per_page=${perPage}`)
+      .concat(paths.map((path) => `domain=${DOMAIN}&path=${encodeURIComponent(path)}&per_page=5`));
     const [before, after] = [await responses(original, queries), await responses(replay, queries)];
     expect(before.length).toBeGreaterThan(300);
     expect(after).toEqual(before);
   });
 
   it("gets every comment through rate limits and server errors, with the integration's client", async () => {
-    const flaky = await service({ dataset: { size: 900 }, faults: { seed: 3, rateLimit: { limit: 2, windowMs: 1_000 }, errorRate: 0.5, maxConsecutiveFaults: 1 } });
+    const flaky = await service({
+      dataset: { size: 900 },
+      faults: { seed: 3, rateLimit: { limit: 2, windowMs: 1_000 }, errorRate: 0.5, maxConsecutiveFaults: 1 },
+    });
     const folder = siteFolder(flaky.url);
     const recorded = await cli(folder, ["record", "--out", "comments.json"]);
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(recorded.stderr).toMatch(/comments-mock record: retrying .* \(HTTP 50[03]/);
-    expect(recorded.stderr).toMatch(/comments-mock record: the comments service's rate limit \(2 requests per \d+ s\) was reached after \d+ of 9 pages; waiting \d+ s/);
+    expect(recorded.stderr).toMatch(
+      /comments-mock record: the comments service's rate limit \(2 requests per \d+ s\) was reached after \d+ of 9 pages; waiting \d+ s/,
+    );
     expectNoToken(recorded.stdout, recorded.stderr);
     const saved = JSON.parse(readFileSync(join(folder, "comments.json"), "utf8")) as { comments: unknown[] };
     expect(saved.comments).toEqual(flaky.store.threads(DOMAIN));
@@ -108,14 +133,18 @@ describe("comments-mock record", () => {
     const folder = siteFolder(mock.url, "wrong-token-0000");
     const refused = await cli(folder, ["record", "--out", "x.json"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^comments-mock: Cannot record the comments of my-site\.test: the comments API rejected the API token .*HTTP 401\)\. Check COMMENTS_API_TOKEN/);
+    expect(refused.stderr).toMatch(
+      /^comments-mock: Cannot record the comments of my-site\.test: the comments API rejected the API token .*HTTP 401\)\. Check COMMENTS_API_TOKEN/,
+    );
     const fixed = await cli(folder, ["record", "--out", "x.json"], { COMMENTS_API_TOKEN: TOKEN });
     expect(fixed.code, fixed.stderr).toBe(0);
 
     const empty = mkdtempSync(join(dir, "empty-"));
     const missing = await cli(empty, ["record", "--out", "x.json"], { COMMENTS_API_TOKEN: TOKEN });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe("comments-mock: Cannot record your site's comments: set COMMENTS_DOMAIN and COMMENTS_API_URL (in the environment or .env). COMMENTS_API_URL is the service's URL, COMMENTS_DOMAIN your site's domain there, COMMENTS_API_TOKEN its API token.\n");
+    expect(missing.stderr).toBe(
+      "comments-mock: Cannot record your site's comments: set COMMENTS_DOMAIN and COMMENTS_API_URL (in the environment or .env). COMMENTS_API_URL is the service's URL, COMMENTS_DOMAIN your site's domain there, COMMENTS_API_TOKEN its API token.\n",
+    );
     expectNoToken(refused.stderr, fixed.stdout, fixed.stderr, missing.stderr);
   });
 });
@@ -127,7 +156,9 @@ describe("comments-mock verify", () => {
     const mock = await service();
     const run = await cli(siteFolder(mock.url), ["verify"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(lines(run)).toEqual([`comments-mock verify: OK: ${mock.url}/api/comments for ${DOMAIN} conforms to the contract: no differences (3 responses, ${mock.store.threads(DOMAIN).reduce((sum, t) => sum + 1 + t.children.length, 0)} comments checked)`]);
+    expect(lines(run)).toEqual([
+      `comments-mock verify: OK: ${mock.url}/api/comments for ${DOMAIN} conforms to the contract: no differences (3 responses, ${mock.store.threads(DOMAIN).reduce((sum, t) => sum + 1 + t.children.length, 0)} comments checked)`,
+    ]);
     expectNoToken(run.stdout, run.stderr);
   });
 
@@ -139,14 +170,20 @@ describe("comments-mock verify", () => {
     const run = await cli(siteFolder(broken), ["verify"]);
     expect(run.code, run.stderr).toBe(1);
     const [summary, ...findings] = lines(run);
-    expect(summary).toBe(`comments-mock verify: FAIL: ${broken}/api/comments for ${DOMAIN} breaks the contract: 1 breaking difference, 0 tolerated (3 responses checked)`);
-    expect(findings).toEqual([`${broken}/api/comments?domain=${DOMAIN}&per_page=100&page=2 $.data[3].created_at: must be a string, not 1700000000 (breaking: the client refuses this response)`]);
+    expect(summary).toBe(
+      `comments-mock verify: FAIL: ${broken}/api/comments for ${DOMAIN} breaks the contract: 1 breaking difference, 0 tolerated (3 responses checked)`,
+    );
+    expect(findings).toEqual([
+      `${broken}/api/comments?domain=${DOMAIN}&per_page=100&page=2 $.data[3].created_at: must be a string, not 1700000000 (breaking: the client refuses this response)`,
+    ]);
     expectNoToken(run.stdout, run.stderr);
   });
 
   it("fails on pagination that does not add up, in the client's words", async () => {
     const mock = await service();
-    const broken = await rewritingProxy(mock, (body) => Object.assign(body.meta, { last_page: body.meta.last_page + 1 }));
+    const broken = await rewritingProxy(mock, (body) =>
+      Object.assign(body.meta, { last_page: body.meta.last_page + 1 }),
+    );
     const run = await cli(siteFolder(broken), ["verify"]);
     expect(run.code, run.stderr).toBe(1);
     expect(lines(run)).toEqual([
@@ -165,13 +202,17 @@ describe("comments-mock verify", () => {
     const tolerant = await cli(folder, ["verify"]);
     expect(tolerant.code, tolerant.stderr).toBe(0);
     expect(lines(tolerant)).toEqual([
-      expect.stringMatching(/^comments-mock verify: OK: .* conforms to the contract: 2 tolerated differences \(run with --strict to fail on them\) \(3 responses, \d+ comments checked\)$/),
+      expect.stringMatching(
+        /^comments-mock verify: OK: .* conforms to the contract: 2 tolerated differences \(run with --strict to fail on them\) \(3 responses, \d+ comments checked\)$/,
+      ),
       `${extended}/api/comments?domain=${DOMAIN}&per_page=100&page=1 $.data[0].likes: a field the contract does not have ("likes") (tolerated: the client drops it; 260 times on 3 pages)`,
       `${extended}/api/comments?domain=${DOMAIN}&per_page=100&page=1 $.meta.per_page: a number sent as a string ("100") (tolerated: the client reads it as the number; 3 times on 3 pages)`,
     ]);
     const strict = await cli(folder, ["verify", "--strict"]);
     expect(strict.code).toBe(1);
-    expect(lines(strict)[0]).toMatch(/^comments-mock verify: FAIL: .* differs from the contract \(--strict\): 2 tolerated differences \(3 responses, \d+ comments checked\)$/);
+    expect(lines(strict)[0]).toMatch(
+      /^comments-mock verify: FAIL: .* differs from the contract \(--strict\): 2 tolerated differences \(3 responses, \d+ comments checked\)$/,
+    );
     expect(lines(strict).slice(1)).toEqual(lines(tolerant).slice(1));
   });
 
@@ -180,7 +221,9 @@ describe("comments-mock verify", () => {
     const run = await cli(siteFolder(mock.url, "wrong-token-0000"), ["verify"], { COMMENTS_API_TOKEN: undefined });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/^comments-mock: Cannot verify .* for my-site\.test: the comments API rejected the API token/);
+    expect(run.stderr).toMatch(
+      /^comments-mock: Cannot verify .* for my-site\.test: the comments API rejected the API token/,
+    );
     expect(run.stderr).not.toContain("wrong-token-0000");
   });
 });

@@ -27,7 +27,9 @@ export type SchemaName = keyof typeof schemaIds;
 /** Every schema document, keyed by file name. */
 export function loadSchemaDocuments(): Map<string, Record<string, unknown>> {
   const documents = new Map<string, Record<string, unknown>>();
-  for (const file of readdirSync(schemaDirectory).filter((name) => name.endsWith(".schema.json")).sort()) {
+  for (const file of readdirSync(schemaDirectory)
+    .filter((name) => name.endsWith(".schema.json"))
+    .sort()) {
     documents.set(file, JSON.parse(readFileSync(new URL(file, schemaDirectory), "utf8")) as Record<string, unknown>);
   }
   return documents;

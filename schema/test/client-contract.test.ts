@@ -8,21 +8,28 @@ import { createContractValidator, describeSchemaErrors } from "../src/index.ts";
 import apiMdExample from "./fixtures/api-md-example.json" with { type: "json" };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Mutation = { kind: "set"; path: string[]; value: Json } | { kind: "delete"; path: string[] } | { kind: "add"; path: string[]; key: string; value: Json };
+type Mutation =
+  | { kind: "set"; path: string[]; value: Json }
+  | { kind: "delete"; path: string[] }
+  | { kind: "add"; path: string[]; key: string; value: Json };
 
 const runtime = createContractValidator({ tolerateUnknownProperties: true });
 const compiled = compiledContractValidator({ tolerateUnknownProperties: true });
 
 /** Every path into the example, the document itself included. */
 function pathsOf(value: Json, path: string[] = []): string[][] {
-  const children = value !== null && typeof value === "object" ? Object.entries(value).flatMap(([key, child]) => pathsOf(child, [...path, key])) : [];
+  const children =
+    value !== null && typeof value === "object"
+      ? Object.entries(value).flatMap(([key, child]) => pathsOf(child, [...path, key]))
+      : [];
   return [path, ...children];
 }
 
 function apply(document: Json, mutation: Mutation): void {
   const parentPath = mutation.kind === "add" ? mutation.path : mutation.path.slice(0, -1);
   let target: Json | undefined = document;
-  for (const key of parentPath) target = target !== null && typeof target === "object" ? (target as Record<string, Json>)[key] : undefined;
+  for (const key of parentPath)
+    target = target !== null && typeof target === "object" ? (target as Record<string, Json>)[key] : undefined;
   if (target === null || typeof target !== "object") return;
   const record = target as Record<string, Json>;
   if (mutation.kind === "add") record[mutation.key] = mutation.value;
@@ -33,11 +40,28 @@ function apply(document: Json, mutation: Mutation): void {
 
 const example = apiMdExample as Json;
 const path = fc.constantFrom(...pathsOf(example));
-const value = fc.oneof(fc.jsonValue() as fc.Arbitrary<Json>, fc.constantFrom<Json>("2024-02-30T00:00:00.000000Z", "2024-02-29T23:59:60.000000Z", "not a url", "approved", "pending", 0, -1, "50"));
+const value = fc.oneof(
+  fc.jsonValue() as fc.Arbitrary<Json>,
+  fc.constantFrom<Json>(
+    "2024-02-30T00:00:00.000000Z",
+    "2024-02-29T23:59:60.000000Z",
+    "not a url",
+    "approved",
+    "pending",
+    0,
+    -1,
+    "50",
+  ),
+);
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("set" as const), path, value }),
   fc.record({ kind: fc.constant("delete" as const), path }),
-  fc.record({ kind: fc.constant("add" as const), path, key: fc.constantFrom("id", "avatar", "children", "meta", "extra"), value }),
+  fc.record({
+    kind: fc.constant("add" as const),
+    path,
+    key: fc.constantFrom("id", "avatar", "children", "meta", "extra"),
+    value,
+  }),
 );
 
 describe("the precompiled client validator", () => {
@@ -58,6 +82,8 @@ describe("the precompiled client validator", () => {
   it("checks the date-time format, not only the pattern", () => {
     const page = structuredClone(apiMdExample);
     page.data[0]!.created_at = "2023-02-30T06:30:07.000000Z";
-    expect(describeSchemaErrors(compiled.validate("listResponse", page))).toBe('/data/0/created_at must match format "date-time"');
+    expect(describeSchemaErrors(compiled.validate("listResponse", page))).toBe(
+      '/data/0/created_at must match format "date-time"',
+    );
   });
 });

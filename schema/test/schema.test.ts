@@ -2,7 +2,13 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createContractValidator, describeSchemaErrors, openApiDocument, type CommentListResponse, type SchemaName } from "../src/index.ts";
+import {
+  createContractValidator,
+  describeSchemaErrors,
+  openApiDocument,
+  type CommentListResponse,
+  type SchemaName,
+} from "../src/index.ts";
 import { generatedFiles } from "../scripts/generate.ts";
 import apiMdExample from "./fixtures/api-md-example.json" with { type: "json" };
 
@@ -38,16 +44,56 @@ describe("the contract accepts the service's documented response", () => {
 
 describe("the contract rejects documents that break it", () => {
   const cases: Array<[string, (page: CommentListResponse & Record<string, unknown>) => void, RegExp]> = [
-    ["a reply carrying children", (p) => Object.assign(p.data[0]!.children[0]!, { children: [] }), /children boolean schema is false/],
-    ["a pending status", (p) => Object.assign(p.data[0]!, { status: "pending" }), /status must be equal to constant "approved"/],
-    ["created_at without microseconds", (p) => (p.data[0]!.created_at = "2023-11-26T06:30:07Z"), /created_at must match pattern/],
-    ["created_at with milliseconds", (p) => (p.data[0]!.created_at = "2023-11-26T06:30:07.000Z"), /created_at must match pattern/],
-    ["created_at with an offset", (p) => (p.data[0]!.created_at = "2023-11-26T06:30:07.000000+01:00"), /created_at must match pattern/],
-    ["a missing meta.total", (p) => delete (p.meta as Partial<typeof p.meta>).total, /must have required property 'total'/],
-    ["a missing links.next", (p) => delete (p.links as Partial<typeof p.links>).next, /must have required property 'next'/],
-    ["a top-level comment without children", (p) => delete (p.data[0] as Partial<(typeof p.data)[0]>).children, /must have required property 'children'/],
-    ["a missing name", (p) => delete (p.data[0] as Partial<(typeof p.data)[0]>).name, /must have required property 'name'/],
-    ["an unknown field (strict mode)", (p) => Object.assign(p.data[0]!, { id: 5 }), /must NOT have additional properties \(id\)/],
+    [
+      "a reply carrying children",
+      (p) => Object.assign(p.data[0]!.children[0]!, { children: [] }),
+      /children boolean schema is false/,
+    ],
+    [
+      "a pending status",
+      (p) => Object.assign(p.data[0]!, { status: "pending" }),
+      /status must be equal to constant "approved"/,
+    ],
+    [
+      "created_at without microseconds",
+      (p) => (p.data[0]!.created_at = "2023-11-26T06:30:07Z"),
+      /created_at must match pattern/,
+    ],
+    [
+      "created_at with milliseconds",
+      (p) => (p.data[0]!.created_at = "2023-11-26T06:30:07.000Z"),
+      /created_at must match pattern/,
+    ],
+    [
+      "created_at with an offset",
+      (p) => (p.data[0]!.created_at = "2023-11-26T06:30:07.000000+01:00"),
+      /created_at must match pattern/,
+    ],
+    [
+      "a missing meta.total",
+      (p) => delete (p.meta as Partial<typeof p.meta>).total,
+      /must have required property 'total'/,
+    ],
+    [
+      "a missing links.next",
+      (p) => delete (p.links as Partial<typeof p.links>).next,
+      /must have required property 'next'/,
+    ],
+    [
+      "a top-level comment without children",
+      (p) => delete (p.data[0] as Partial<(typeof p.data)[0]>).children,
+      /must have required property 'children'/,
+    ],
+    [
+      "a missing name",
+      (p) => delete (p.data[0] as Partial<(typeof p.data)[0]>).name,
+      /must have required property 'name'/,
+    ],
+    [
+      "an unknown field (strict mode)",
+      (p) => Object.assign(p.data[0]!, { id: 5 }),
+      /must NOT have additional properties \(id\)/,
+    ],
     ["current_page 0", (p) => (p.meta.current_page = 0), /current_page must be >= 1/],
     ["a non-URL link", (p) => (p.links.first = "not a url"), /first must match format "uri"/],
     ["a string per_page", (p) => Object.assign(p.meta, { per_page: "50" }), /per_page must be integer/],
@@ -78,7 +124,12 @@ describe("tolerant mode (what a client uses)", () => {
 describe("the error bodies", () => {
   it("accept Laravel's shapes and reject others", () => {
     expect(strict.validate("messageError", { message: "Unauthenticated." })).toEqual([]);
-    expect(strict.validate("validationError", { message: "The domain field is required.", errors: { domain: ["The domain field is required."] } })).toEqual([]);
+    expect(
+      strict.validate("validationError", {
+        message: "The domain field is required.",
+        errors: { domain: ["The domain field is required."] },
+      }),
+    ).toEqual([]);
     expect(errorsOf("validationError", { message: "x", errors: { domain: "not a list" } })).toMatch(/must be array/);
     expect(errorsOf("validationError", { message: "x", errors: {} })).toMatch(/must NOT have fewer than 1 properties/);
   });
@@ -112,10 +163,9 @@ describe("the OpenAPI document", () => {
 });
 
 describe("generated files", () => {
-  it.each(generatedFiles.map(({ file, generate }) => [file.pathname.split("/").slice(-4).join("/"), file, generate] as const))(
-    "%s is up to date with the schema (run `npm run generate` when this fails)",
-    async (_, file, generate) => {
-      expect(await readFile(file, "utf8")).toBe(await generate());
-    },
-  );
+  it.each(
+    generatedFiles.map(({ file, generate }) => [file.pathname.split("/").slice(-4).join("/"), file, generate] as const),
+  )("%s is up to date with the schema (run `npm run generate` when this fails)", async (_, file, generate) => {
+    expect(await readFile(file, "utf8")).toBe(await generate());
+  });
 });

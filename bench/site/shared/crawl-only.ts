@@ -5,7 +5,12 @@
 import type { AstroIntegration } from "astro";
 import type { Loader } from "astro/loaders";
 import { collectThreads } from "../../../packages/astro-comments/src/api/crawl.ts";
-import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSummary } from "../../../packages/astro-comments/src/api/crawl-comments.ts";
+import {
+  crawlComments,
+  crawlDefaults,
+  type CrawlLogger,
+  type CrawlSummary,
+} from "../../../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../../../packages/astro-comments/src/api/credentials.ts";
 import type { CommentThread } from "../../../packages/astro-comments/src/api/generated/api-types.ts";
 
@@ -15,7 +20,8 @@ type Crawl = Promise<{ result: CommentThread[]; summary: CrawlSummary }>;
 const key = Symbol.for("astro-comments-bench.crawl");
 const scope = globalThis as { [key]?: Crawl };
 
-const crawl = (logger: CrawlLogger): Crawl => crawlComments(credentialsFromEnv(process.env), crawlDefaults, logger, collectThreads);
+const crawl = (logger: CrawlLogger): Crawl =>
+  crawlComments(credentialsFromEnv(process.env), crawlDefaults, logger, collectThreads);
 
 /** Starts the crawl when a build sets up, as the comments() integration does. */
 export function crawlOnlyIntegration(): AstroIntegration {
@@ -36,7 +42,9 @@ export function crawlOnlyLoader(): Loader {
     load: async ({ logger }) => {
       const { result, summary } = await (scope[key] ?? crawl(logger));
       const replies = result.reduce((sum, thread) => sum + thread.children.length, 0);
-      logger.info(`crawled ${result.length} comments and ${replies} replies and kept none (${summary.seconds.toFixed(1)} s, ${summary.requests} requests)`);
+      logger.info(
+        `crawled ${result.length} comments and ${replies} replies and kept none (${summary.seconds.toFixed(1)} s, ${summary.requests} requests)`,
+      );
     },
   };
 }

@@ -30,19 +30,26 @@ const faultOptions = ["latency", "error-rate", "drop-rate", "rate-limit", "rate-
 /** A fault flag's number; the mock checks its range, as it does the page's and the route's. */
 function faultNumber(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (value.trim() === "" || !Number.isFinite(Number(value))) throw new UsageError(`--${name} must be a number, not "${value}".`);
+  if (value.trim() === "" || !Number.isFinite(Number(value)))
+    throw new UsageError(`--${name} must be a number, not "${value}".`);
   return Number(value);
 }
 
 function faultsBody(str: (name: string) => string | undefined): Record<string, unknown> {
   const limit = str("rate-limit");
   const window = faultNumber("rate-window", str("rate-window"));
-  if (window !== undefined && (limit === undefined || limit === "off")) throw new UsageError("--rate-window is the period of --rate-limit N: give both.");
+  if (window !== undefined && (limit === undefined || limit === "off"))
+    throw new UsageError("--rate-window is the period of --rate-limit N: give both.");
   return {
     latencyMs: faultNumber("latency", str("latency")),
     errorRate: faultNumber("error-rate", str("error-rate")),
     dropRate: faultNumber("drop-rate", str("drop-rate")),
-    rateLimit: limit === undefined ? undefined : limit === "off" ? null : { limit: faultNumber("rate-limit", limit), windowMs: window ?? 60_000 },
+    rateLimit:
+      limit === undefined
+        ? undefined
+        : limit === "off"
+          ? null
+          : { limit: faultNumber("rate-limit", limit), windowMs: window ?? 60_000 },
   };
 }
 
@@ -54,7 +61,9 @@ function request(argv: string[]): { route: string; body: unknown; url: string; t
       strict: true,
       allowPositionals: true,
       options: {
-        ...Object.fromEntries(["url", "token", ...addOptions, ...faultOptions].map((name) => [name, { type: "string" as const }])),
+        ...Object.fromEntries(
+          ["url", "token", ...addOptions, ...faultOptions].map((name) => [name, { type: "string" as const }]),
+        ),
         help: { type: "boolean" },
       },
     });
@@ -66,11 +75,15 @@ function request(argv: string[]): { route: string; body: unknown; url: string; t
   const str = (name: string) => args[name] as string | undefined;
   const [command, argument, ...extra] = parsed.positionals;
   const addOptionsGiven = addOptions.filter((name) => args[name] !== undefined);
-  const target = { url: (str("url") ?? `http://127.0.0.1:${DEFAULT_PORT}`).replace(/\/+$/, ""), token: str("token") ?? DEFAULT_TOKEN };
+  const target = {
+    url: (str("url") ?? `http://127.0.0.1:${DEFAULT_PORT}`).replace(/\/+$/, ""),
+    token: str("token") ?? DEFAULT_TOKEN,
+  };
 
   if (command === "add" && argument === undefined) {
     const replyTo = str("reply-to");
-    if (replyTo !== undefined && !/^[1-9][0-9]*$/.test(replyTo)) throw new UsageError(`--reply-to must be a comment id, not "${replyTo}".`);
+    if (replyTo !== undefined && !/^[1-9][0-9]*$/.test(replyTo))
+      throw new UsageError(`--reply-to must be a comment id, not "${replyTo}".`);
     const body = {
       domain: str("domain"),
       path: str("path"),
@@ -85,15 +98,22 @@ function request(argv: string[]): { route: string; body: unknown; url: string; t
   }
   const faultOptionsGiven = faultOptions.filter((name) => args[name] !== undefined);
   if (command === "faults" && argument === undefined && addOptionsGiven.length === 0) {
-    if (faultOptionsGiven.length === 0) throw new UsageError(`faults needs at least one of ${faultOptions.map((name) => `--${name}`).join(", ")}.`);
+    if (faultOptionsGiven.length === 0)
+      throw new UsageError(`faults needs at least one of ${faultOptions.map((name) => `--${name}`).join(", ")}.`);
     return { ...target, route: "faults", body: faultsBody(str) };
   }
-  if (faultOptionsGiven.length > 0 || addOptionsGiven.length > 0 && command !== "add") throw new UsageError(`Cannot run "admin ${parsed.positionals.join(" ")}" with --${[...faultOptionsGiven, ...addOptionsGiven][0]}: give one command as shown.\n\n${usage}`);
+  if (faultOptionsGiven.length > 0 || (addOptionsGiven.length > 0 && command !== "add"))
+    throw new UsageError(
+      `Cannot run "admin ${parsed.positionals.join(" ")}" with --${[...faultOptionsGiven, ...addOptionsGiven][0]}: give one command as shown.\n\n${usage}`,
+    );
   if (command === "sign-in" && argument === undefined) return { ...target, route: "sign-in", body: {} };
   const moderation = ["approve", "reject", "delete"].includes(command ?? "");
   if ((moderation || command === "outage") && argument !== undefined && extra.length === 0) {
-    if (moderation && !/^[1-9][0-9]*$/.test(argument)) throw new UsageError(`${command} needs a comment id, not "${argument}".`);
-    return moderation ? { ...target, route: `comments/${argument}/${command}`, body: {} } : { ...target, route: "outage", body: { mode: argument } };
+    if (moderation && !/^[1-9][0-9]*$/.test(argument))
+      throw new UsageError(`${command} needs a comment id, not "${argument}".`);
+    return moderation
+      ? { ...target, route: `comments/${argument}/${command}`, body: {} }
+      : { ...target, route: "outage", body: { mode: argument } };
   }
   throw new UsageError(`Cannot run "admin ${parsed.positionals.join(" ")}": give one command as shown.\n\n${usage}`);
 }
@@ -115,18 +135,27 @@ export async function main(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const cause = (error as Error).cause;
-    throw new CommandError(`Cannot reach the mock at ${url}: ${cause instanceof Error ? cause.message : (error as Error).message}. Start it with comments-mock, or pass its --url.`, 1);
+    throw new CommandError(
+      `Cannot reach the mock at ${url}: ${cause instanceof Error ? cause.message : (error as Error).message}. Start it with comments-mock, or pass its --url.`,
+      1,
+    );
   }
   const text = await response.text();
   let answer: unknown;
   try {
     answer = JSON.parse(text);
   } catch {
-    throw new CommandError(`The mock at ${url} answered ${response.status} with something that is not JSON; is --url the mock's address? ${text.slice(0, 200)}`, 1);
+    throw new CommandError(
+      `The mock at ${url} answered ${response.status} with something that is not JSON; is --url the mock's address? ${text.slice(0, 200)}`,
+      1,
+    );
   }
   if (!response.ok) {
     const hint = response.status === 401 ? " Pass the token the mock was started with (--token)." : "";
-    throw new CommandError(`The mock refused (${response.status}): ${(answer as { message?: string }).message ?? text}${hint}`, 1);
+    throw new CommandError(
+      `The mock refused (${response.status}): ${(answer as { message?: string }).message ?? text}${hint}`,
+      1,
+    );
   }
   process.stdout.write(`${JSON.stringify(answer)}\n`);
   return 0;

@@ -23,7 +23,8 @@ try {
   if (exitCode !== undefined) process.exitCode = exitCode;
 } catch (error) {
   if (!(error instanceof CommandError)) throw error;
-  const help = error instanceof UsageError ? `\nRun comments-mock ${named ? `${name} ` : ""}--help for the options.` : "";
+  const help =
+    error instanceof UsageError ? `\nRun comments-mock ${named ? `${name} ` : ""}--help for the options.` : "";
   process.stderr.write(`comments-mock: ${error.message}${help}\n`);
   process.exitCode = error.exitCode;
 }

@@ -24,7 +24,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export async function main(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, options: { out: { type: "string" }, help: { type: "boolean" } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: { out: { type: "string" }, help: { type: "boolean" } },
+    }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -38,9 +42,15 @@ export async function main(argv: string[]): Promise<number> {
   const redact = redactor(credentials.apiToken);
   let crawl;
   try {
-    crawl = await crawlComments(credentials, crawlDefaults, stderrLogger("record", redact), collectThreads, { audience: "request" });
+    crawl = await crawlComments(credentials, crawlDefaults, stderrLogger("record", redact), collectThreads, {
+      audience: "request",
+    });
   } catch (error) {
-    if (error instanceof CommentsApiError) throw new CommandError(`Cannot record the comments of ${credentials.domain}: ${serviceFailure(error, redact)}`, 1);
+    if (error instanceof CommentsApiError)
+      throw new CommandError(
+        `Cannot record the comments of ${credentials.domain}: ${serviceFailure(error, redact)}`,
+        1,
+      );
     throw error;
   }
   const threads = crawl.result;
@@ -49,7 +59,9 @@ export async function main(argv: string[]): Promise<number> {
   const replies = threads.reduce((sum, thread) => sum + thread.children.length, 0);
   const { pages, seconds } = crawl.summary;
   process.stdout.write(
-    redact(`comments-mock record: saved ${plural(threads.length, "comment")} and ${plural(replies, "reply", "replies")} of ${credentials.domain} from ${credentials.endpoint.href} to ${out} (${plural(pages, "page")}, ${seconds.toFixed(1)} s). Serve them with: comments-mock --data ${values.out}\n`),
+    redact(
+      `comments-mock record: saved ${plural(threads.length, "comment")} and ${plural(replies, "reply", "replies")} of ${credentials.domain} from ${credentials.endpoint.href} to ${out} (${plural(pages, "page")}, ${seconds.toFixed(1)} s). Serve them with: comments-mock --data ${values.out}\n`,
+    ),
   );
   return 0;
 }

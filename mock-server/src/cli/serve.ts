@@ -69,32 +69,63 @@ requests. The second line printed is a link that opens it signed in; it works on
 other than this machine's (127.0.0.1, localhost, ::1) it is off unless --ui is given.`;
 
 const stringOptions = [
-  "port", "host", "token", "seed", "size", "paths", "domains", "max-per-page", "per-page-limit", "twins", "latency", "latency-spike-rate", "latency-spike",
-  "error-rate", "drop-rate", "rate-limit", "rate-window", "max-consecutive-faults", "approve-after", "approve-count",
+  "port",
+  "host",
+  "token",
+  "seed",
+  "size",
+  "paths",
+  "domains",
+  "max-per-page",
+  "per-page-limit",
+  "twins",
+  "latency",
+  "latency-spike-rate",
+  "latency-spike",
+  "error-rate",
+  "drop-rate",
+  "rate-limit",
+  "rate-window",
+  "max-consecutive-faults",
+  "approve-after",
+  "approve-count",
 ] as const;
 const booleanOptions = ["keep-query", "string-numbers", "whole-second-timestamps", "laravel8", "ui"] as const;
 /** Options that shape the generated comments, which --data replaces. */
 const datasetOptions = ["size", "paths", "domains", "twins", "whole-second-timestamps"] as const;
 
-function number(name: string, value: string | undefined, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
+function number(
+  name: string,
+  value: string | undefined,
+  { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
+): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (value.trim() === "" || !Number.isFinite(parsed) || parsed < min || parsed > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, not "${value}".`);
+  if (value.trim() === "" || !Number.isFinite(parsed) || parsed < min || parsed > max)
+    throw new UsageError(`--${name} must be a number from ${min} to ${max}, not "${value}".`);
   return parsed;
 }
 
 function domainOf(value: string): string {
   if (value.includes("/") || /\s/.test(value) || value === "") {
-    throw new UsageError(`--domain takes your site's domain as the comments service knows it, such as my-site.com, not "${value}".`);
+    throw new UsageError(
+      `--domain takes your site's domain as the comments service knows it, such as my-site.com, not "${value}".`,
+    );
   }
   return value;
 }
 
 function pathsOf(value: string | undefined): number | string[] | undefined {
   if (value === undefined || /^[0-9]+$/.test(value)) return number("paths", value, { min: 1 });
-  const paths = value.split(",").map((path) => path.trim()).filter((path) => path !== "");
+  const paths = value
+    .split(",")
+    .map((path) => path.trim())
+    .filter((path) => path !== "");
   const bad = paths.find((path) => !path.startsWith("/"));
-  if (paths.length === 0 || bad !== undefined) throw new UsageError(`--paths takes a number or your site's page paths, comma-separated, each starting with "/" (such as /,/posts/hello), not "${value}".`);
+  if (paths.length === 0 || bad !== undefined)
+    throw new UsageError(
+      `--paths takes a number or your site's page paths, comma-separated, each starting with "/" (such as /,/posts/hello), not "${value}".`,
+    );
   return paths;
 }
 
@@ -126,13 +157,21 @@ function serveOptions(argv: string[]): MockServerOptions | "help" {
 
   if (data.length > 0) {
     const shaping = datasetOptions.find((name) => args[name] !== undefined);
-    if (shaping) throw new UsageError(`--${shaping} shapes the generated comments, and --data serves the file's instead: leave one out.`);
+    if (shaping)
+      throw new UsageError(
+        `--${shaping} shapes the generated comments, and --data serves the file's instead: leave one out.`,
+      );
   }
-  if (domain.length > 0 && args.domains !== undefined) throw new UsageError("--domain serves everything under your domain; --domains spreads the random comments over example domains: give one of them.");
+  if (domain.length > 0 && args.domains !== undefined)
+    throw new UsageError(
+      "--domain serves everything under your domain; --domains spreads the random comments over example domains: give one of them.",
+    );
   const token = str("token") ?? DEFAULT_TOKEN;
-  if (token === "" || /\s/.test(token)) throw new UsageError("--token must be one word: the mock expects it in an Authorization: Bearer header.");
+  if (token === "" || /\s/.test(token))
+    throw new UsageError("--token must be one word: the mock expects it in an Authorization: Bearer header.");
   const perPageLimit = str("per-page-limit");
-  if (perPageLimit !== undefined && perPageLimit !== "cap" && perPageLimit !== "reject") throw new UsageError(`--per-page-limit must be cap or reject, not "${perPageLimit}".`);
+  if (perPageLimit !== undefined && perPageLimit !== "cap" && perPageLimit !== "reject")
+    throw new UsageError(`--per-page-limit must be cap or reject, not "${perPageLimit}".`);
 
   const seed = number("seed", str("seed")) ?? 1;
   const rateLimit = number("rate-limit", str("rate-limit"), { min: 1 });
@@ -145,8 +184,17 @@ function serveOptions(argv: string[]): MockServerOptions | "help" {
     errorRate: number("error-rate", str("error-rate"), { max: 1 }),
     dropRate: number("drop-rate", str("drop-rate"), { max: 1 }),
     maxConsecutiveFaults: number("max-consecutive-faults", str("max-consecutive-faults")),
-    ...(rateLimit ? { rateLimit: { limit: rateLimit, windowMs: number("rate-window", str("rate-window"), { min: 1 }) ?? 60_000 } } : {}),
-    ...(approveAfter ? { approveDuringCrawl: { afterRequests: approveAfter, count: number("approve-count", str("approve-count"), { min: 1 }) ?? 1 } } : {}),
+    ...(rateLimit
+      ? { rateLimit: { limit: rateLimit, windowMs: number("rate-window", str("rate-window"), { min: 1 }) ?? 60_000 } }
+      : {}),
+    ...(approveAfter
+      ? {
+          approveDuringCrawl: {
+            afterRequests: approveAfter,
+            count: number("approve-count", str("approve-count"), { min: 1 }) ?? 1,
+          },
+        }
+      : {}),
   };
   return {
     port: number("port", str("port"), { max: 65535 }) ?? DEFAULT_PORT,
@@ -158,7 +206,13 @@ function serveOptions(argv: string[]): MockServerOptions | "help" {
       seed,
       size: number("size", str("size")),
       paths: pathsOf(str("paths")),
-      ...(str("domains") ? { domains: str("domains")!.split(",").map((d, _, all) => [d.trim(), 1 / all.length] as const) } : {}),
+      ...(str("domains")
+        ? {
+            domains: str("domains")!
+              .split(",")
+              .map((d, _, all) => [d.trim(), 1 / all.length] as const),
+          }
+        : {}),
       twins: number("twins", str("twins")),
       wholeSecondTimestamps: flag("whole-second-timestamps"),
     },
@@ -178,9 +232,10 @@ function banner(server: MockServer, host: string): string {
   const first = server.domains.find(({ total }) => total > 0)?.domain ?? domains[0] ?? "example.com";
   const path = server.store.threads(first)[0]?.path ?? "/";
   const signIn = server.signInUrl();
-  const page = signIn === undefined
-    ? `Page: off, since --host ${host} lets other machines reach the mock; pass --ui to serve it anyway.`
-    : `Page (signed in; the link works once): ${signIn}${isThisMachineOnly(host) ? "" : `\nWarning: --ui on --host ${host}: the page and its link travel unencrypted over your network; whoever opens the link first is signed in.`}`;
+  const page =
+    signIn === undefined
+      ? `Page: off, since --host ${host} lets other machines reach the mock; pass --ui to serve it anyway.`
+      : `Page (signed in; the link works once): ${signIn}${isThisMachineOnly(host) ? "" : `\nWarning: --ui on --host ${host}: the page and its link travel unencrypted over your network; whoever opens the link first is signed in.`}`;
   return `Comments API mock listening on ${server.url} token=${server.token} domains=${domains.join(",")}
 ${page}
   endpoint:  ${server.url}/api/comments
@@ -206,7 +261,9 @@ export async function main(argv: string[]): Promise<number | undefined> {
     if (error instanceof MockDataError) throw new CommandError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES") {
-      throw new CommandError(`Cannot listen on ${options.host}:${options.port}: ${code === "EADDRINUSE" ? "the port is in use" : "permission denied"}. Pass another --port (0 picks a free one).`);
+      throw new CommandError(
+        `Cannot listen on ${options.host}:${options.port}: ${code === "EADDRINUSE" ? "the port is in use" : "permission denied"}. Pass another --port (0 picks a free one).`,
+      );
     }
     throw error;
   }

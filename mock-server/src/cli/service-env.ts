@@ -1,7 +1,13 @@
 // The real service's credentials for `record` and `verify`, read as a site's production build
 // reads them: COMMENTS_API_URL, COMMENTS_DOMAIN and COMMENTS_API_TOKEN from the environment, or
 // from the current folder's .env files in Vite's order (the same reader as `astro-comments check`).
-import { credentialsFromEnv, escapeControlCharacters, readCommentsEnv, type Credentials, type CrawlLogger } from "../service-client.ts";
+import {
+  credentialsFromEnv,
+  escapeControlCharacters,
+  readCommentsEnv,
+  type Credentials,
+  type CrawlLogger,
+} from "../service-client.ts";
 import { CommandError } from "./cli-errors.ts";
 
 /** The COMMENTS_* variables: the environment over .env, .env.local, .env.production and .env.production.local. */
@@ -9,7 +15,9 @@ function environment(folder = process.cwd(), env: NodeJS.ProcessEnv = process.en
   try {
     return readCommentsEnv(folder, "production", env);
   } catch (error) {
-    throw new CommandError(`Cannot read the .env files in ${folder}: ${(error as Error).message}. Fix their permissions, or set the variables in the environment.`);
+    throw new CommandError(
+      `Cannot read the .env files in ${folder}: ${(error as Error).message}. Fix their permissions, or set the variables in the environment.`,
+    );
   }
 }
 
@@ -18,7 +26,9 @@ export function serviceCredentials(command: string, env = environment()): Creden
   try {
     return credentialsFromEnv(env);
   } catch (error) {
-    throw new CommandError(`Cannot ${command}: ${(error as Error).message}. COMMENTS_API_URL is the service's URL, COMMENTS_DOMAIN your site's domain there, COMMENTS_API_TOKEN its API token.`);
+    throw new CommandError(
+      `Cannot ${command}: ${(error as Error).message}. COMMENTS_API_URL is the service's URL, COMMENTS_DOMAIN your site's domain there, COMMENTS_API_TOKEN its API token.`,
+    );
   }
 }
 
@@ -33,7 +43,8 @@ export function redactor(token: string): (text: string) => string {
 
 /** The crawl's progress and warnings, on stderr, token-free and inert in a terminal; its debug lines are dropped. */
 export function stderrLogger(command: string, redact: (text: string) => string): CrawlLogger {
-  const write = (message: string) => void process.stderr.write(`comments-mock ${command}: ${escapeControlCharacters(redact(message))}\n`);
+  const write = (message: string) =>
+    void process.stderr.write(`comments-mock ${command}: ${escapeControlCharacters(redact(message))}\n`);
   return { info: write, warn: write, debug: () => {} };
 }
 

@@ -28,7 +28,11 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export async function main(argv: string[]): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, options: { strict: { type: "boolean" }, help: { type: "boolean" } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: { strict: { type: "boolean" }, help: { type: "boolean" } },
+    }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -43,18 +47,31 @@ export async function main(argv: string[]): Promise<number> {
   const report = new ContractReport();
   let comments = 0;
   try {
-    const crawl = await crawlComments(credentials, crawlDefaults, stderrLogger("verify", redact), () => {
-      let count = 0;
-      return { add: (_, threads) => void (count += threads.reduce((sum, thread) => sum + 1 + thread.children.length, 0)), finish: () => count };
-    }, {
-      audience: "request",
-      // Before the client reads decimal strings or drops unknown fields: the body as the service sent it.
-      onBody: (url, body) => report.check(redact(url), body, contract.validate("listResponse", body)),
-    });
+    const crawl = await crawlComments(
+      credentials,
+      crawlDefaults,
+      stderrLogger("verify", redact),
+      () => {
+        let count = 0;
+        return {
+          add: (_, threads) => void (count += threads.reduce((sum, thread) => sum + 1 + thread.children.length, 0)),
+          finish: () => count,
+        };
+      },
+      {
+        audience: "request",
+        // Before the client reads decimal strings or drops unknown fields: the body as the service sent it.
+        onBody: (url, body) => report.check(redact(url), body, contract.validate("listResponse", body)),
+      },
+    );
     comments = crawl.result;
   } catch (error) {
     if (!(error instanceof CommentsApiError)) throw error;
-    if (error.failure !== "contract") throw new CommandError(`Cannot verify ${redact(credentials.endpoint.href)} for ${credentials.domain}: ${serviceFailure(error, redact)}`, 2);
+    if (error.failure !== "contract")
+      throw new CommandError(
+        `Cannot verify ${redact(credentials.endpoint.href)} for ${credentials.domain}: ${serviceFailure(error, redact)}`,
+        2,
+      );
     if (report.count("breaking") === 0) {
       // The client's words without the URL and advice it appends: the finding line names the URL.
       const message = serviceFailure(error, redact);

@@ -54,7 +54,8 @@ export class CommentStore {
   }
 
   page(domain: string, path: string | null, offset: number, limit: number): CommentPage {
-    const threads = (path === null ? this.#threadsByDomain.get(domain) : this.#threadsByPath.get(pathKey(domain, path))) ?? [];
+    const threads =
+      (path === null ? this.#threadsByDomain.get(domain) : this.#threadsByPath.get(pathKey(domain, path))) ?? [];
     return { items: threads.slice(offset, offset + limit), total: threads.length };
   }
 
@@ -75,7 +76,11 @@ export class CommentStore {
     this.#domains.add(comment.domain);
     if (comment.parentId !== null) {
       const replies = this.#repliesByParent.get(comment.parentId) ?? [];
-      replies.splice(lowerBound(replies, (reply) => byAge(reply, comment) < 0), 0, comment);
+      replies.splice(
+        lowerBound(replies, (reply) => byAge(reply, comment) < 0),
+        0,
+        comment,
+      );
       this.#repliesByParent.set(comment.parentId, replies);
     }
     if (comment.status === "approved") this.#publish(comment);
@@ -155,7 +160,10 @@ export class CommentStore {
 
   #thread(comment: StoredComment): CommentThread {
     const replies = this.#repliesByParent.get(comment.id) ?? [];
-    const thread: CommentThread = { ...toReply(comment), children: replies.filter((r) => r.status === "approved").map(toReply) };
+    const thread: CommentThread = {
+      ...toReply(comment),
+      children: replies.filter((r) => r.status === "approved").map(toReply),
+    };
     this.#threadById.set(comment.id, thread);
     this.#sourceOf.set(thread, comment);
     return thread;
@@ -188,7 +196,10 @@ export class CommentStore {
       const thread = this.#threadById.get(comment.id);
       this.#threadById.delete(comment.id);
       if (thread === undefined) return;
-      for (const [map, key] of [[this.#threadsByDomain, comment.domain], [this.#threadsByPath, pathKey(comment.domain, comment.path)]] as const) {
+      for (const [map, key] of [
+        [this.#threadsByDomain, comment.domain],
+        [this.#threadsByPath, pathKey(comment.domain, comment.path)],
+      ] as const) {
         const list = map.get(key) ?? [];
         const at = list.indexOf(thread);
         if (at >= 0) list.splice(at, 1);
@@ -199,7 +210,13 @@ export class CommentStore {
   }
 
   /** Inserts the thread of `comment` at its sorted position, or replaces the one already there. */
-  #place(map: Map<string, CommentThread[]>, key: string, comment: StoredComment, thread: CommentThread, how: "insert" | "replace"): void {
+  #place(
+    map: Map<string, CommentThread[]>,
+    key: string,
+    comment: StoredComment,
+    thread: CommentThread,
+    how: "insert" | "replace",
+  ): void {
     const list = map.get(key) ?? [];
     const at = lowerBound(list, (served) => byAge(this.#sourceOf.get(served)!, comment) < 0);
     list.splice(at, how === "replace" ? 1 : 0, thread);
@@ -211,7 +228,14 @@ const pathKey = (domain: string, path: string) => `${domain}\u0000${path}`;
 
 function toReply(comment: StoredComment): CommentReply {
   // Field order as the service sends it.
-  return { created_at: comment.created_at, content: comment.content, html: comment.html, status: "approved", name: comment.name, path: comment.path };
+  return {
+    created_at: comment.created_at,
+    content: comment.content,
+    html: comment.html,
+    status: "approved",
+    name: comment.name,
+    path: comment.path,
+  };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

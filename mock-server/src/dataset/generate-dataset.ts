@@ -104,7 +104,9 @@ class DatasetBuilder {
   }
 
   paragraph(): Part {
-    const text = Array.from({ length: this.rng.int(1, 4) }, () => sentence(this.rng.pick, this.rng.int(4, 14))).join(" ");
+    const text = Array.from({ length: this.rng.int(1, 4) }, () => sentence(this.rng.pick, this.rng.int(4, 14))).join(
+      " ",
+    );
     return { content: text, html: paragraphHtml(text) };
   }
 
@@ -117,7 +119,10 @@ class DatasetBuilder {
 
   link(): Part {
     const url = `https://docs.example.net/guide/${this.rng.int(1, 99)}`;
-    return { content: `See [the guide](${url}) and \`npm test\`.`, html: `<p>See <a href="${url}">the guide</a> and <code>npm test</code>.</p>\n` };
+    return {
+      content: `See [the guide](${url}) and \`npm test\`.`,
+      html: `<p>See <a href="${url}">the guide</a> and <code>npm test</code>.</p>\n`,
+    };
   }
 
   body(kind: "plain" | "code" | "link" | "long" | "empty" | "random"): Part {
@@ -141,13 +146,27 @@ class DatasetBuilder {
   /** Showcase threads keep every reply approved so the example pages are predictable. */
   moderateReplies = true;
 
-  thread(domain: string, path: string, status: StoredStatus, replies: number, body: Part = this.body("random"), name = this.rng.pick(authorNames)): StoredComment {
+  thread(
+    domain: string,
+    path: string,
+    status: StoredStatus,
+    replies: number,
+    body: Part = this.body("random"),
+    name = this.rng.pick(authorNames),
+  ): StoredComment {
     const parent = this.add({ domain, path, status, parentId: null, name, ...body });
     for (let i = 0; i < replies; i++) {
       // A few replies to approved comments are still waiting for moderation.
       const held = this.moderateReplies && status === "approved" && this.rng.chance(0.08);
       const replyStatus: StoredStatus = held ? "pending" : status;
-      this.add({ domain, path, status: replyStatus, parentId: parent.id, name: this.rng.pick(authorNames), ...this.body("random") });
+      this.add({
+        domain,
+        path,
+        status: replyStatus,
+        parentId: parent.id,
+        name: this.rng.pick(authorNames),
+        ...this.body("random"),
+      });
     }
     return parent;
   }
@@ -164,21 +183,59 @@ function showcase(builder: DatasetBuilder): number {
   const p = showcasePaths;
   const before = builder.comments.filter((c) => c.parentId === null && c.status === "approved").length;
   builder.moderateReplies = false;
-  builder.thread(d, p.hello, "approved", 2, { content: "This is some example content.", html: "<p>This is some example content.</p>\n" }, "Jane Doe");
+  builder.thread(
+    d,
+    p.hello,
+    "approved",
+    2,
+    { content: "This is some example content.", html: "<p>This is some example content.</p>\n" },
+    "Jane Doe",
+  );
   // Stored with a trailing slash: the page at /posts/hello-world must show it too.
-  builder.thread(d, `${p.hello}/`, "approved", 1, { content: "Trailing slash, same page.", html: "<p>Trailing slash, same page.</p>\n" }, "John Smith");
-  builder.thread(d, p.hello, "pending", 0, { content: "Awaiting moderation.", html: "<p>Awaiting moderation.</p>\n" }, "Not Yet");
+  builder.thread(
+    d,
+    `${p.hello}/`,
+    "approved",
+    1,
+    { content: "Trailing slash, same page.", html: "<p>Trailing slash, same page.</p>\n" },
+    "John Smith",
+  );
+  builder.thread(
+    d,
+    p.hello,
+    "pending",
+    0,
+    { content: "Awaiting moderation.", html: "<p>Awaiting moderation.</p>\n" },
+    "Not Yet",
+  );
   builder.thread(d, p.hello, "spam", 0, { content: "Buy now", html: "<p>Buy now</p>\n" }, "Spammer");
   for (const sample of codeSamples) builder.thread(d, p.code, "approved", 1, builder.code(sample), "Ada Lovelace");
   for (const name of authorNames) builder.thread(d, p.world, "approved", 0, builder.body("plain"), name);
-  for (const html of hostileBodies) builder.thread(d, p.hostile, "approved", 1, { content: "hostile", html }, "<script>alert(\"name\")</script>");
+  for (const html of hostileBodies)
+    builder.thread(d, p.hostile, "approved", 1, { content: "hostile", html }, '<script>alert("name")</script>');
   builder.thread(d, p.long, "approved", 12, builder.body("long"), "Grace Hopper");
-  builder.thread(d, p.long, "approved", 0, { content: "My rendering is empty: <b>show me as text</b> & escape me.", html: "" }, "Empty Html");
+  builder.thread(
+    d,
+    p.long,
+    "approved",
+    0,
+    { content: "My rendering is empty: <b>show me as text</b> & escape me.", html: "" },
+    "Empty Html",
+  );
   builder.thread(d, p.quiet, "pending", 0, builder.body("plain"), "Only Pending");
   // The XSS corpus: each vector is both the rendering and the source text of its comment.
   xssBodies.forEach((html, i) => {
     const parent = builder.thread(d, p.xss, "approved", 0, { content: html, html }, xssNames[i % xssNames.length]);
-    if (i % 10 === 0) builder.add({ domain: d, path: p.xss, status: "approved", parentId: parent.id, name: xssNames[(i + 1) % xssNames.length]!, content: html, html });
+    if (i % 10 === 0)
+      builder.add({
+        domain: d,
+        path: p.xss,
+        status: "approved",
+        parentId: parent.id,
+        name: xssNames[(i + 1) % xssNames.length]!,
+        content: html,
+        html,
+      });
   });
   builder.thread(d, "/", "approved", 1, builder.body("plain"), "Home Page Fan");
   builder.thread(emptyDomain, "/", "pending", 0, builder.body("plain"), "Nobody Approved Me");
@@ -190,7 +247,13 @@ function showcase(builder: DatasetBuilder): number {
 function twins(builder: DatasetBuilder, pairs: number): void {
   const paths = [showcasePaths.hello, showcasePaths.world, showcasePaths.long];
   for (let i = 0; i < pairs; i++) {
-    const { id, created_at, ...fields } = builder.thread(exampleDomain, paths[i % paths.length]!, "approved", 0, builder.body("plain"));
+    const { id, created_at, ...fields } = builder.thread(
+      exampleDomain,
+      paths[i % paths.length]!,
+      "approved",
+      0,
+      builder.body("plain"),
+    );
     builder.add(fields, created_at);
   }
 }
@@ -199,7 +262,10 @@ function randomPaths(rng: Dice, count: number): string[] {
   const sections = ["posts", "notes", "guides", "til"];
   return Array.from({ length: count }, (_, i) => {
     const section = sections[i % sections.length];
-    const slug = `${sentence(rng.pick, rng.int(2, 4)).toLowerCase().replace(/[^a-z]+/g, "-").replace(/^-|-$/g, "")}-${i}`;
+    const slug = `${sentence(rng.pick, rng.int(2, 4))
+      .toLowerCase()
+      .replace(/[^a-z]+/g, "-")
+      .replace(/^-|-$/g, "")}-${i}`;
     // A few paths need percent-encoding or have a trailing slash, as real sites report them.
     return i % 97 === 5 ? `/${section}/café-${i}` : i % 53 === 7 ? `/${section}/${slug}/` : `/${section}/${slug}`;
   });
@@ -211,7 +277,12 @@ export function generateDataset(options: DatasetOptions = {}): StoredComment[] {
   const size = Math.max(0, Math.floor(options.size ?? 600));
   const domainShares = options.domains ?? defaultDomainShares;
   const sitePaths = typeof options.paths === "object" ? options.paths : undefined;
-  const pathCount = sitePaths?.length ?? Math.max(domainShares.length, Math.floor(typeof options.paths === "number" ? options.paths : Math.max(20, size / 10)));
+  const pathCount =
+    sitePaths?.length ??
+    Math.max(
+      domainShares.length,
+      Math.floor(typeof options.paths === "number" ? options.paths : Math.max(20, size / 10)),
+    );
   const twinPairs = Math.max(0, Math.floor(options.twins ?? 0));
   const rng = dice(seed);
   const builder = new DatasetBuilder(rng, options.wholeSecondTimestamps ? dice(hashSeed(seed, "ties")) : undefined);
@@ -221,7 +292,8 @@ export function generateDataset(options: DatasetOptions = {}): StoredComment[] {
   const allPaths = sitePaths ?? randomPaths(rng, pathCount);
   let offset = 0;
   domainShares.forEach(([domain, share], index) => {
-    const take = index === domainShares.length - 1 ? allPaths.length - offset : Math.max(1, Math.round(pathCount * share));
+    const take =
+      index === domainShares.length - 1 ? allPaths.length - offset : Math.max(1, Math.round(pathCount * share));
     pathsByDomain.set(domain, allPaths.slice(offset, offset + take));
     offset += take;
   });

@@ -1,7 +1,13 @@
 // One site's view of the comments: everything on the site's own domain (or each of its domains),
 // and, when the site names its pages, on those pages only, so that a developer's own build shows
 // the showcase threads (code, hostile markup, long threads) where the site can render them.
-import { emptyDomain, exampleDomain, generateDataset, type DatasetOptions, type StoredComment } from "./generate-dataset.ts";
+import {
+  emptyDomain,
+  exampleDomain,
+  generateDataset,
+  type DatasetOptions,
+  type StoredComment,
+} from "./generate-dataset.ts";
 
 /**
  * The generated dataset served under `domains` instead of the example domains: each domain gets
@@ -9,7 +15,9 @@ import { emptyDomain, exampleDomain, generateDataset, type DatasetOptions, type 
  * onto those paths too (in turn), so no comment is left on a page the site does not have.
  */
 export function siteDataset(domains: readonly string[], options: DatasetOptions = {}): StoredComment[] {
-  const generated = generateDataset({ ...options, domains: [[exampleDomain, 1]] }).filter((comment) => comment.domain !== emptyDomain);
+  const generated = generateDataset({ ...options, domains: [[exampleDomain, 1]] }).filter(
+    (comment) => comment.domain !== emptyDomain,
+  );
   const sitePaths = typeof options.paths === "object" && options.paths.length > 0 ? options.paths : undefined;
   return onDomains(sitePaths ? onPaths(generated, sitePaths) : generated, domains);
 }

@@ -51,18 +51,43 @@ export function paginationBlocks(input: PaginatorInput): PaginationBlocks {
   const to = from === null ? null : from + itemCount - 1;
 
   const metaLinks: PaginationMetaLink[] = [
-    { url: hasPrev ? url(currentPage - 1) : null, label: "&laquo; Previous", page: hasPrev ? currentPage - 1 : null, active: false },
-    ...pageWindow(currentPage, lastPage, input.onEachSide).map((page): PaginationMetaLink =>
-      page === null
-        ? { url: null, label: "...", active: false }
-        : { url: url(page), label: String(page), page, active: page === currentPage },
+    {
+      url: hasPrev ? url(currentPage - 1) : null,
+      label: "&laquo; Previous",
+      page: hasPrev ? currentPage - 1 : null,
+      active: false,
+    },
+    ...pageWindow(currentPage, lastPage, input.onEachSide).map(
+      (page): PaginationMetaLink =>
+        page === null
+          ? { url: null, label: "...", active: false }
+          : { url: url(page), label: String(page), page, active: page === currentPage },
     ),
-    { url: hasNext ? url(currentPage + 1) : null, label: "Next &raquo;", page: hasNext ? currentPage + 1 : null, active: false },
+    {
+      url: hasNext ? url(currentPage + 1) : null,
+      label: "Next &raquo;",
+      page: hasNext ? currentPage + 1 : null,
+      active: false,
+    },
   ];
 
   return {
-    links: { first: url(1), last: url(lastPage), prev: hasPrev ? url(currentPage - 1) : null, next: hasNext ? url(currentPage + 1) : null },
+    links: {
+      first: url(1),
+      last: url(lastPage),
+      prev: hasPrev ? url(currentPage - 1) : null,
+      next: hasNext ? url(currentPage + 1) : null,
+    },
     // Key order as Laravel sends it.
-    meta: { current_page: currentPage, from, last_page: lastPage, links: metaLinks, path, per_page: perPage, to, total },
+    meta: {
+      current_page: currentPage,
+      from,
+      last_page: lastPage,
+      links: metaLinks,
+      path,
+      per_page: perPage,
+      to,
+      total,
+    },
   };
 }

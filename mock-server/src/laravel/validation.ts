@@ -5,18 +5,26 @@ import { phpValidateInt } from "./page-number.ts";
 
 type Rule = (value: PhpQuery extends Map<string, infer V> ? V | undefined : never, label: string) => string | undefined;
 
-const required: Rule = (value, label) => (value === undefined || value === null ? `The ${label} field is required.` : undefined);
-const string: Rule = (value, label) => (value !== undefined && value !== null && typeof value !== "string" ? `The ${label} field must be a string.` : undefined);
+const required: Rule = (value, label) =>
+  value === undefined || value === null ? `The ${label} field is required.` : undefined;
+const string: Rule = (value, label) =>
+  value !== undefined && value !== null && typeof value !== "string"
+    ? `The ${label} field must be a string.`
+    : undefined;
 const integer: Rule = (value, label) =>
-  value !== undefined && value !== null && phpValidateInt(value) === undefined ? `The ${label} field must be an integer.` : undefined;
+  value !== undefined && value !== null && phpValidateInt(value) === undefined
+    ? `The ${label} field must be an integer.`
+    : undefined;
 // PHP is_numeric(): decimal or exponent notation, surrounding whitespace allowed.
 const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?[ \t\n\r\v\f]*$/;
 // Laravel's size of a value under a numeric rule: the number when numeric, else the string length.
-const min = (minimum: number): Rule => (value, label) => {
-  if (typeof value !== "string") return undefined;
-  const size = PHP_NUMERIC.test(value) ? Number(value) : [...value].length;
-  return size < minimum ? `The ${label} field must be at least ${minimum}.` : undefined;
-};
+const min =
+  (minimum: number): Rule =>
+  (value, label) => {
+    if (typeof value !== "string") return undefined;
+    const size = PHP_NUMERIC.test(value) ? Number(value) : [...value].length;
+    return size < minimum ? `The ${label} field must be at least ${minimum}.` : undefined;
+  };
 
 // Rule order is field order in the 422 body; `bail` is not used, so every failing rule is listed.
 const rules: ReadonlyArray<readonly [string, readonly Rule[]]> = [
@@ -55,5 +63,8 @@ export function validateListQuery(query: PhpQuery): ValidationError | undefined 
 export function validatePerPageMaximum(query: PhpQuery, maximum: number): ValidationError | undefined {
   const value = query.get("per_page");
   if (typeof value !== "string" || Number(value) <= maximum) return undefined;
-  return { message: "The given data was invalid.", errors: { per_page: [`The per page may not be greater than ${maximum}.`] } };
+  return {
+    message: "The given data was invalid.",
+    errors: { per_page: [`The per page may not be greater than ${maximum}.`] },
+  };
 }

@@ -27,7 +27,12 @@ const isWildcard = (host: string) => host === "0.0.0.0" || host === "::" || host
 
 /** The Host values that name this mock: loopback names, the bound address, and on a wildcard bind every local address. */
 function ownHosts(bindHost: string, port: number): Set<string> {
-  const names = new Set(["localhost", "127.0.0.1", "[::1]", bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost}]` : bindHost]);
+  const names = new Set([
+    "localhost",
+    "127.0.0.1",
+    "[::1]",
+    bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost}]` : bindHost,
+  ]);
   if (isWildcard(bindHost)) {
     for (const address of Object.values(networkInterfaces()).flat()) {
       if (address) names.add(address.family === "IPv6" ? `[${address.address}]` : address.address);

@@ -45,7 +45,9 @@ export interface Flash {
 }
 
 function layout(title: string, flash: Flash | undefined, main: string): string {
-  const note = flash ? `<p class="note${flash.failed ? " failed" : ""}" role="${flash.failed ? "alert" : "status"}">${flash.failed ? "Not done: " : "Done: "}${escape(flash.text)}</p>` : "";
+  const note = flash
+    ? `<p class="note${flash.failed ? " failed" : ""}" role="${flash.failed ? "alert" : "status"}">${flash.failed ? "Not done: " : "Done: "}${escape(flash.text)}</p>`
+    : "";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)} · comments mock</title><style>${css}</style></head>
 <body><header><p><a href="${PAGE_PREFIX}/">Comments mock</a></p></header><main><h1>${escape(title)}</h1>${note}${main}</main><script>${script}</script></body></html>`;
 }
@@ -55,8 +57,15 @@ const actionButton = (action: string, label: string, back: string, name: string)
   `<form method="post" action="${PAGE_PREFIX}${action}"><input type="hidden" name="back" value="${escape(back)}"><button aria-label="${escape(`${label} ${name}`)}">${escape(label)}</button></form>`;
 
 /** The form that adds a comment; on a page's view, it may reply to one of the page's threads. */
-function commentForm(back: string, domains: readonly string[], fields: { domain?: string; path?: string; threads?: readonly StoredComment[]; replyTo?: number }): string {
-  const replies = fields.threads === undefined ? "" : `<label for="replyTo">Reply to <span class="hint">a thread of this page, or none for a new thread</span></label><select id="replyTo" name="replyTo"><option value="">none: a new thread</option>${fields.threads.map((c) => `<option value="${c.id}"${c.id === fields.replyTo ? " selected" : ""}>${escape(`${c.id}: ${c.name}`)}</option>`).join("")}</select>`;
+function commentForm(
+  back: string,
+  domains: readonly string[],
+  fields: { domain?: string; path?: string; threads?: readonly StoredComment[]; replyTo?: number },
+): string {
+  const replies =
+    fields.threads === undefined
+      ? ""
+      : `<label for="replyTo">Reply to <span class="hint">a thread of this page, or none for a new thread</span></label><select id="replyTo" name="replyTo"><option value="">none: a new thread</option>${fields.threads.map((c) => `<option value="${c.id}"${c.id === fields.replyTo ? " selected" : ""}>${escape(`${c.id}: ${c.name}`)}</option>`).join("")}</select>`;
   return `<form method="post" action="${PAGE_PREFIX}/comments" id="add"><input type="hidden" name="back" value="${escape(back)}">
 <label for="domain">Domain</label><select id="domain" name="domain">${domains.map((d) => `<option${d === fields.domain ? " selected" : ""}>${escape(d)}</option>`).join("")}</select>
 <label for="path">Path <span class="hint">the page, such as /posts/hello-world</span></label><input id="path" name="path" required value="${escape(fields.path ?? "")}">${replies}
@@ -76,7 +85,12 @@ export interface OverviewState {
 }
 
 function requestRows(requests: readonly LoggedRequest[]): string {
-  return requests.map((r) => `<tr><td>${escape(r.at.slice(11, 23))}</td><td>${escape(r.method)}</td><td>${escape(r.target)}</td><td>${escape(r.status)}</td><td>${r.ms} ms</td></tr>`).join("");
+  return requests
+    .map(
+      (r) =>
+        `<tr><td>${escape(r.at.slice(11, 23))}</td><td>${escape(r.method)}</td><td>${escape(r.target)}</td><td>${escape(r.status)}</td><td>${r.ms} ms</td></tr>`,
+    )
+    .join("");
 }
 
 function faultsForm(faults: FaultSettings, back: string): string {
@@ -93,15 +107,28 @@ ${input("rateWindowMs", "Rate limit period", faults.rateLimit?.windowMs ?? 60000
 
 export function overviewHtml(state: OverviewState): string {
   const back = `${PAGE_PREFIX}/`;
-  const domains = state.domains.map(({ domain, pages }) => `<h3>${escape(domain)}</h3>${pages.length === 0 ? "<p>No comments yet.</p>" : `<table><caption>Pages of ${escape(domain)} with top-level comments</caption><thead><tr><th scope="col">Page</th><th scope="col">Approved</th><th scope="col">Pending</th></tr></thead><tbody>${pages.map((p) => `<tr><td><a href="${escape(pageLink(domain, p.path))}">${escape(p.path)}</a></td><td>${p.approved}</td><td>${p.pending}</td></tr>`).join("")}</tbody></table>`}`).join("");
+  const domains = state.domains
+    .map(
+      ({ domain, pages }) =>
+        `<h3>${escape(domain)}</h3>${pages.length === 0 ? "<p>No comments yet.</p>" : `<table><caption>Pages of ${escape(domain)} with top-level comments</caption><thead><tr><th scope="col">Page</th><th scope="col">Approved</th><th scope="col">Pending</th></tr></thead><tbody>${pages.map((p) => `<tr><td><a href="${escape(pageLink(domain, p.path))}">${escape(p.path)}</a></td><td>${p.approved}</td><td>${p.pending}</td></tr>`).join("")}</tbody></table>`}`,
+    )
+    .join("");
   const outage = `<form method="post" action="${PAGE_PREFIX}/outage"><input type="hidden" name="back" value="${back}"><fieldset><legend>Every /api/comments request (now: ${escape(state.outage)})</legend>${outageModes.map((mode) => `<input type="radio" id="outage-${mode}" name="mode" value="${mode}"${mode === state.outage ? " checked" : ""}><label for="outage-${mode}">${mode}</label>`).join("")}</fieldset><button>Switch the outage</button></form>
 <p class="hint">down: connection dropped; hang: never answered; trickle: a body that never ends; 500: Server Error; off: served normally.</p>`;
-  return layout("Comments mock", state.flash, `<p>What the mock serves, changed here, is served by <code>GET /api/comments</code> at once. Nothing here is written to a <code>--data</code> file.</p>
+  return layout(
+    "Comments mock",
+    state.flash,
+    `<p>What the mock serves, changed here, is served by <code>GET /api/comments</code> at once. Nothing here is written to a <code>--data</code> file.</p>
 <h2>Domains and pages</h2>${domains}
-<h2>Add a comment</h2>${commentForm(back, state.domains.map((d) => d.domain), { domain: state.domains[0]?.domain })}
+<h2>Add a comment</h2>${commentForm(
+      back,
+      state.domains.map((d) => d.domain),
+      { domain: state.domains[0]?.domain },
+    )}
 <h2>Outage</h2>${outage}
 <h2>Faults</h2>${faultsForm(state.faults, back)}
-<h2>Last requests</h2><table><caption>The mock's last answers, newest first (the page's own requests left out)</caption><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Method</th><th scope="col">Path and query</th><th scope="col">Status</th><th scope="col">Took</th></tr></thead><tbody id="requests">${requestRows(state.requests)}</tbody></table>`);
+<h2>Last requests</h2><table><caption>The mock's last answers, newest first (the page's own requests left out)</caption><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Method</th><th scope="col">Path and query</th><th scope="col">Status</th><th scope="col">Took</th></tr></thead><tbody id="requests">${requestRows(state.requests)}</tbody></table>`,
+  );
 }
 
 export interface ThreadView {
@@ -120,16 +147,38 @@ function commentHtml(comment: StoredComment, back: string, reply: boolean): stri
 <pre>${escape(comment.content)}</pre><details><summary>html as served</summary><pre><code>${escape(comment.html)}</code></pre></details><div class="actions">${moderation}</div></article>`;
 }
 
-export function pageHtml(domain: string, path: string, threads: readonly ThreadView[], served: number, replyTo: number | undefined, flash: Flash | undefined, domains: readonly string[]): string {
+export function pageHtml(
+  domain: string,
+  path: string,
+  threads: readonly ThreadView[],
+  served: number,
+  replyTo: number | undefined,
+  flash: Flash | undefined,
+  domains: readonly string[],
+): string {
   const back = pageLink(domain, path);
-  const replyLink = (c: StoredComment) => `<p><a href="${escape(`${back}&replyTo=${c.id}#add`)}" aria-label="${escape(`Reply to ${c.name}`)}">Reply</a></p>`;
-  const list = threads.map(({ comment, replies }) => `${commentHtml(comment, back, false)}${replies.map((r) => commentHtml(r, back, true)).join("")}${comment.status === "approved" ? replyLink(comment) : ""}`).join("");
+  const replyLink = (c: StoredComment) =>
+    `<p><a href="${escape(`${back}&replyTo=${c.id}#add`)}" aria-label="${escape(`Reply to ${c.name}`)}">Reply</a></p>`;
+  const list = threads
+    .map(
+      ({ comment, replies }) =>
+        `${commentHtml(comment, back, false)}${replies.map((r) => commentHtml(r, back, true)).join("")}${comment.status === "approved" ? replyLink(comment) : ""}`,
+    )
+    .join("");
   const open = threads.map((t) => t.comment).filter((c) => c.status === "approved");
-  return layout(`${domain} ${path}`, flash, `<p>The API serves ${served} thread${served === 1 ? "" : "s"} here (<code>GET /api/comments?domain=${escape(domain)}&amp;path=${escape(path)}</code>), oldest first; pending and rejected comments are listed too, as they are stored.</p>
+  return layout(
+    `${domain} ${path}`,
+    flash,
+    `<p>The API serves ${served} thread${served === 1 ? "" : "s"} here (<code>GET /api/comments?domain=${escape(domain)}&amp;path=${escape(path)}</code>), oldest first; pending and rejected comments are listed too, as they are stored.</p>
 ${list || "<p>No comments on this page.</p>"}
-<h2>Add a comment or a reply here</h2>${commentForm(back, domains, { domain, path, threads: open, ...(replyTo === undefined ? {} : { replyTo }) })}`);
+<h2>Add a comment or a reply here</h2>${commentForm(back, domains, { domain, path, threads: open, ...(replyTo === undefined ? {} : { replyTo }) })}`,
+  );
 }
 
 export function signInHtml(): string {
-  return layout("Sign in to the comments mock", undefined, `<p>Open the page with the link the mock printed when it started (<code>…/__mock/?key=…</code>); each link works once. For a new one, run <code>npx comments-mock admin sign-in</code>, or restart the mock.</p>`);
+  return layout(
+    "Sign in to the comments mock",
+    undefined,
+    `<p>Open the page with the link the mock printed when it started (<code>…/__mock/?key=…</code>); each link works once. For a new one, run <code>npx comments-mock admin sign-in</code>, or restart the mock.</p>`,
+  );
 }

@@ -24,7 +24,11 @@ const securityHeaders = {
 
 function html(res: ServerResponse, status: number, body: string, head: boolean): void {
   const bytes = Buffer.from(body);
-  res.writeHead(status, { ...securityHeaders, "content-type": "text/html; charset=utf-8", "content-length": bytes.length });
+  res.writeHead(status, {
+    ...securityHeaders,
+    "content-type": "text/html; charset=utf-8",
+    "content-length": bytes.length,
+  });
   res.end(head ? undefined : bytes);
 }
 
@@ -51,7 +55,9 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 const backOf = (form: URLSearchParams) => {
   const back = form.get("back") ?? "";
   // Printable ASCII only: a Location header cannot carry anything else.
-  return back.startsWith(`${PAGE_PREFIX}/`) && /^[\x21-\x7e]+$/.test(back) && !back.includes("\\") ? back : `${PAGE_PREFIX}/`;
+  return back.startsWith(`${PAGE_PREFIX}/`) && /^[\x21-\x7e]+$/.test(back) && !back.includes("\\")
+    ? back
+    : `${PAGE_PREFIX}/`;
 };
 
 const optional = (form: URLSearchParams, name: string) => {
@@ -89,7 +95,8 @@ function act(route: string, form: URLSearchParams, actions: AdminActions): strin
   if (moderation) {
     const id = Number(moderation[1]);
     const verb = moderation[2] as "approve" | "reject" | "delete";
-    const comment = verb === "approve" ? actions.approve(id) : verb === "reject" ? actions.reject(id) : actions.remove(id);
+    const comment =
+      verb === "approve" ? actions.approve(id) : verb === "reject" ? actions.reject(id) : actions.remove(id);
     if (comment === undefined) throw new InvalidInputError(`there is no comment ${id} (deleted already?).`);
     return `${verb === "delete" ? "deleted" : verb === "approve" ? "approved" : "rejected"} comment ${id} by ${comment.name}.`;
   }
@@ -101,7 +108,9 @@ function act(route: string, form: URLSearchParams, actions: AdminActions): strin
     case "/__mock/outage": {
       const mode = form.get("mode") as OutageMode;
       actions.setOutage(mode);
-      return mode === "off" ? "the API serves normally again." : `outage "${mode}": every /api/comments request meets it until switched off.`;
+      return mode === "off"
+        ? "the API serves normally again."
+        : `outage "${mode}": every /api/comments request meets it until switched off.`;
     }
     case "/__mock/faults": {
       const limit = numberField(form, "rateLimit", "Rate limit");
@@ -109,7 +118,10 @@ function act(route: string, form: URLSearchParams, actions: AdminActions): strin
         latencyMs: numberField(form, "latencyMs", "Latency") ?? 0,
         errorRate: numberField(form, "errorRate", "Error rate") ?? 0,
         dropRate: numberField(form, "dropRate", "Drop rate") ?? 0,
-        rateLimit: limit === undefined ? null : { limit, windowMs: numberField(form, "rateWindowMs", "Rate limit period") ?? 60_000 },
+        rateLimit:
+          limit === undefined
+            ? null
+            : { limit, windowMs: numberField(form, "rateWindowMs", "Rate limit period") ?? 60_000 },
       });
       return `faults now: latency ${faults.latencyMs} ms, error rate ${faults.errorRate}, drop rate ${faults.dropRate}, ${faults.rateLimit ? `rate limit ${faults.rateLimit.limit} per ${faults.rateLimit.windowMs} ms` : "no rate limit"}.`;
     }
@@ -124,7 +136,21 @@ export interface PageServer {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
 }
 
-export function createPage({ baseUrl, bindHost, port, actions, store, log }: { baseUrl: string; bindHost: string; port: number; actions: AdminActions; store: CommentStore; log: RequestLog }): PageServer {
+export function createPage({
+  baseUrl,
+  bindHost,
+  port,
+  actions,
+  store,
+  log,
+}: {
+  baseUrl: string;
+  bindHost: string;
+  port: number;
+  actions: AdminActions;
+  store: CommentStore;
+  log: RequestLog;
+}): PageServer {
   const access = new PageAccess(bindHost, port);
 
   function view(res: ServerResponse, url: URL, route: string, session: PageSession, head: boolean): void {
@@ -142,11 +168,35 @@ export function createPage({ baseUrl, bindHost, port, actions, store, log }: { b
       const path = url.searchParams.get("path") ?? "";
       const threads = store.commentsOn(domain, path);
       const replyTo = Number(url.searchParams.get("replyTo") ?? Number.NaN);
-      html(res, 200, pageHtml(domain, path, threads, store.page(domain, path, 0, 0).total, Number.isSafeInteger(replyTo) ? replyTo : undefined, flash, domains), head);
+      html(
+        res,
+        200,
+        pageHtml(
+          domain,
+          path,
+          threads,
+          store.page(domain, path, 0, 0).total,
+          Number.isSafeInteger(replyTo) ? replyTo : undefined,
+          flash,
+          domains,
+        ),
+        head,
+      );
       return;
     }
     if (route === PAGE_PREFIX) {
-      html(res, 200, overviewHtml({ domains: domains.map((domain) => ({ domain, pages: store.pagesOf(domain) })), outage: actions.outageMode(), faults: actions.faultSettings(), requests: log.entries(), ...(flash ? { flash } : {}) }), head);
+      html(
+        res,
+        200,
+        overviewHtml({
+          domains: domains.map((domain) => ({ domain, pages: store.pagesOf(domain) })),
+          outage: actions.outageMode(),
+          faults: actions.faultSettings(),
+          requests: log.entries(),
+          ...(flash ? { flash } : {}),
+        }),
+        head,
+      );
       return;
     }
     plain(res, 404, `There is no page ${url.pathname}; the mock's page is ${PAGE_PREFIX}/.`);
@@ -156,7 +206,11 @@ export function createPage({ baseUrl, bindHost, port, actions, store, log }: { b
     signInUrl: () => `${baseUrl}${PAGE_PREFIX}/?key=${access.mintKey()}`,
     async handle(req, res, url) {
       if (!access.isOwnHost(req)) {
-        plain(res, 421, `Refused: the page answers only to this machine's own address (such as http://127.0.0.1:${port}), not to Host ${JSON.stringify(req.headers.host ?? "")}.`);
+        plain(
+          res,
+          421,
+          `Refused: the page answers only to this machine's own address (such as http://127.0.0.1:${port}), not to Host ${JSON.stringify(req.headers.host ?? "")}.`,
+        );
         return;
       }
       const route = url.pathname.replace(/\/+$/, "");
@@ -181,7 +235,11 @@ export function createPage({ baseUrl, bindHost, port, actions, store, log }: { b
       }
       const session = access.session(req);
       if (!access.isSameOrigin(req) || session === undefined) {
-        plain(res, 403, `Refused: a change needs the page's session and a request from the page itself (Origin ${req.headers.origin ?? "missing"}). Open the link the mock printed.`);
+        plain(
+          res,
+          403,
+          `Refused: a change needs the page's session and a request from the page itself (Origin ${req.headers.origin ?? "missing"}). Open the link the mock printed.`,
+        );
         return;
       }
       let form: URLSearchParams | undefined;

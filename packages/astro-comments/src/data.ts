@@ -23,7 +23,12 @@ export { pathKey } from "./render/path-key.ts";
 export { machineDate } from "./render/comment-markup.ts";
 export { colorSchemeAttribute, customColorSchemeCss } from "./render/color-scheme.ts";
 export { commentsJsonLd, serializeJsonLd, type CommentsJsonLdInput, type JsonLdNode } from "./render/json-ld.ts";
-export { builtInMessages, type CommentMessages, type CommentMessageOverrides, type PluralForms } from "./i18n/messages.ts";
+export {
+  builtInMessages,
+  type CommentMessages,
+  type CommentMessageOverrides,
+  type PluralForms,
+} from "./i18n/messages.ts";
 export type { PageLocale } from "./i18n/page-locale.ts";
 
 export interface PageComments extends PageCommentsData {
@@ -45,7 +50,9 @@ let table: Promise<Map<string, Entry>> | undefined;
 
 function entries(): Promise<Map<string, Entry>> {
   if (table === undefined || import.meta.env.DEV) {
-    table = (getCollection(config.collection) as Promise<Entry[]>).then((list) => new Map(list.map((entry) => [entry.id, entry])));
+    table = (getCollection(config.collection) as Promise<Entry[]>).then(
+      (list) => new Map(list.map((entry) => [entry.id, entry])),
+    );
   }
   return table;
 }
@@ -68,7 +75,9 @@ function loadShard(entry: Entry): Promise<Shard> {
   if (cached !== undefined) return cached;
   // render() hands the module's data back as remarkPluginFrontmatter: the comments of every page in
   // the entry's shard, by page key (see loader/module-format.ts).
-  const loading = render(entry as Parameters<typeof render>[0]).then((rendered: { remarkPluginFrontmatter: unknown }) => rendered.remarkPluginFrontmatter as Shard);
+  const loading = render(entry as Parameters<typeof render>[0]).then(
+    (rendered: { remarkPluginFrontmatter: unknown }) => rendered.remarkPluginFrontmatter as Shard,
+  );
   if (!import.meta.env.DEV) shards.set(key, loading);
   return loading;
 }
@@ -80,7 +89,12 @@ async function pageComments(entry: Entry): Promise<PageComments> {
     const error = new Error(CommentsNotLoaded.message(entry.id, entry.filePath ?? "its content module"));
     throw Object.assign(error, { hint: CommentsNotLoaded.hint, toString: () => astroSafeString(error) });
   }
-  return { path: entry.data.path, count: entry.data.count, comments: ordered(data.comments), digest: String(entry.digest ?? "") };
+  return {
+    path: entry.data.path,
+    count: entry.data.count,
+    comments: ordered(data.comments),
+    digest: String(entry.digest ?? ""),
+  };
 }
 
 /** The comments of one page (any spelling of its path: trailing slash, encoded, full URL). */
@@ -127,7 +141,12 @@ export const renderSettings: RenderSettings = config;
  * routing: then the site's locale, `dateFormat.locale`, applies).
  */
 export function commentLocale(currentLocale?: string): PageLocale {
-  return pageLocale(currentLocale, { dateLocale: config.dateFormat.locale, heading: config.heading, emptyText: config.emptyText, messages: config.messages });
+  return pageLocale(currentLocale, {
+    dateLocale: config.dateFormat.locale,
+    heading: config.heading,
+    emptyText: config.emptyText,
+    messages: config.messages,
+  });
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -151,7 +170,11 @@ export function formatCommentCount(count: number, page: PageLocale = commentLoca
 
 /** The id of a page's comments heading, which the section is labelled by: "comments-posts-hello". */
 export function commentsHeadingId(path: string): string {
-  return `comments-${pathKey(path).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "root"}`;
+  return `comments-${
+    pathKey(path)
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "root"
+  }`;
 }
 
 /** The `<li>` items of a page's comment list, in the documented markup (what <Comments> renders). */
@@ -166,8 +189,14 @@ export function renderCommentItems(comments: readonly RenderedComment[], page: P
  * @example
  * <ol set:html={renderCommentItemChunks(comments)} />
  */
-export function renderCommentItemChunks(comments: readonly RenderedComment[], page: PageLocale = commentLocale()): Iterable<string> {
+export function renderCommentItemChunks(
+  comments: readonly RenderedComment[],
+  page: PageLocale = commentLocale(),
+): Iterable<string> {
   return commentItemChunks(comments, commentView(page));
 }
 
-const commentView = (page: PageLocale): CommentView => ({ formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale), messages: page.messages });
+const commentView = (page: PageLocale): CommentView => ({
+  formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale),
+  messages: page.messages,
+});

@@ -44,7 +44,8 @@ export const MissingCredentials = {
   name: "MissingCredentials",
   title: "Where to fetch comments from is not set.",
   /** `variables`: "COMMENTS_DOMAIN and COMMENTS_API_TOKEN"; `options`: "domain, apiToken". */
-  message: (variables: string, options: string) => `astro-comments: set ${variables} (in the environment or .env), or pass ${options} to comments({ … }) in astro.config.`,
+  message: (variables: string, options: string) =>
+    `astro-comments: set ${variables} (in the environment or .env), or pass ${options} to comments({ … }) in astro.config.`,
   hint: "Without them there is nowhere to fetch comments from. For local development, `npm run mock` serves a mock API and prints the values to use.",
 } satisfies ErrorData;
 
@@ -60,7 +61,8 @@ export const InvalidOptions = {
 export const MissingCollection = {
   name: "MissingCollection",
   title: "No collection uses commentsLoader().",
-  message: "astro-comments: no collection uses commentsLoader(); add it to src/content.config.ts (the file that exports `collections`).",
+  message:
+    "astro-comments: no collection uses commentsLoader(); add it to src/content.config.ts (the file that exports `collections`).",
   hint: 'Add these lines to src/content.config.ts:\n  import { defineCollection } from "astro:content";\n  import { commentsLoader } from "astro-comments/loader";\n  export const collections = { comments: defineCollection({ loader: commentsLoader() }) };\n(keep your other collections in the same object).',
 } satisfies ErrorData;
 
@@ -68,7 +70,8 @@ export const MissingCollection = {
 export const LoaderWithoutIntegration = {
   name: "LoaderWithoutIntegration",
   title: "commentsLoader() found no comments() integration.",
-  message: "astro-comments: commentsLoader() found no comments() integration; add it to the integrations in astro.config.",
+  message:
+    "astro-comments: commentsLoader() found no comments() integration; add it to the integrations in astro.config.",
   hint: 'import comments from "astro-comments"; then integrations: [comments()] in astro.config.mjs. The loader takes its settings from there.',
 } satisfies ErrorData;
 
@@ -85,7 +88,8 @@ export const FeedNeedsSite = {
   name: "FeedNeedsSite",
   title: "The Atom feed needs the site's URL.",
   /** `feeds`: which feeds, e.g. `feeds.atom "/comments.xml"`. */
-  message: (feeds: string) => `astro-comments: the Atom feed (${feeds}) needs the site's URL; set \`site\` in astro.config, or remove the feed.`,
+  message: (feeds: string) =>
+    `astro-comments: the Atom feed (${feeds}) needs the site's URL; set \`site\` in astro.config, or remove the feed.`,
   hint: 'Feed readers need absolute links, e.g. defineConfig({ site: "https://example.com", … }).',
 } satisfies ErrorData;
 
@@ -94,7 +98,8 @@ export const IslandCacheInvalid = {
   name: "IslandCacheInvalid",
   title: "Invalid island cache settings.",
   /** `settings`: each bad one with its value, e.g. "maxAge (-1)". */
-  message: (settings: string) => `astro-comments: <CommentsIsland cache={…}> needs whole numbers of seconds, 0 or more: ${settings}.`,
+  message: (settings: string) =>
+    `astro-comments: <CommentsIsland cache={…}> needs whole numbers of seconds, 0 or more: ${settings}.`,
   hint: "For example cache={{ maxAge: 60, staleWhileRevalidate: 600 }}.",
 } satisfies ErrorData;
 
@@ -111,7 +116,8 @@ export const CacheDirOnOtherDrive = {
 export const ModulesNotWritable = {
   name: "ModulesNotWritable",
   title: "The comments modules could not be written.",
-  message: (dir: string, reason: string) => `astro-comments: could not write the comments to ${dir}: ${reason}. Check that the folder is writable and the disk has space.`,
+  message: (dir: string, reason: string) =>
+    `astro-comments: could not write the comments to ${dir}: ${reason}. Check that the folder is writable and the disk has space.`,
   hint: "The comments are kept as modules in Astro's cacheDir (astro.config cacheDir, default node_modules/.astro).",
 } satisfies ErrorData;
 
@@ -133,7 +139,8 @@ export const CommentsNotLoaded = {
 export const GrammarNotLoaded = {
   name: "GrammarNotLoaded",
   title: "A PrismJS grammar is not loaded.",
-  message: (grammar: string) => `astro-comments: the PrismJS grammar "${grammar}" is not loaded; await loadLanguagesOf(bodies) before rendering them.`,
+  message: (grammar: string) =>
+    `astro-comments: the PrismJS grammar "${grammar}" is not loaded; await loadLanguagesOf(bodies) before rendering them.`,
 } satisfies ErrorData;
 
 /** The package is loaded by a Node older than it runs on (utils/node-version.ts, before anything else). */
@@ -167,14 +174,16 @@ export const EnvCredentialsInvalid = {
 export const CheckFlagNotWholeNumber = {
   name: "CheckFlagNotWholeNumber",
   title: "A flag of the check is not a whole number in range.",
-  message: (flag: string, min: number, max: number, given: string) => `--${flag} must be a whole number from ${min} to ${max}, not "${given}"`,
+  message: (flag: string, min: number, max: number, given: string) =>
+    `--${flag} must be a whole number from ${min} to ${max}, not "${given}"`,
 } satisfies ErrorData;
 
 /** `astro-comments check`: neither --state nor COMMENTS_STATE_URL says where the deployed state is. */
 export const CheckStateMissing = {
   name: "CheckStateMissing",
   title: "The check does not know where the deployed state is.",
-  message: (variable: string) => `set ${variable} (in the environment or .env) or pass --state, the URL of the deployed build's feeds.state`,
+  message: (variable: string) =>
+    `set ${variable} (in the environment or .env) or pass --state, the URL of the deployed build's feeds.state`,
 } satisfies ErrorData;
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +214,8 @@ export const StateUnreachable = {
 export const StateNotFound = {
   name: "StateNotFound",
   title: "There is no deployed state.",
-  message: (where: string) => `there is no deployed state at ${where} (HTTP 404): a first deploy, or a build without feeds.state`,
+  message: (where: string) =>
+    `there is no deployed state at ${where} (HTTP 404): a first deploy, or a build without feeds.state`,
 } satisfies ErrorData;
 
 /** The deployed state's URL answered another error status. */
@@ -219,7 +229,8 @@ export const StateHttpError = {
 export const StateTooLarge = {
   name: "StateTooLarge",
   title: "The deployed state is too large to be one.",
-  message: (where: string, maxBytes: number) => `the deployed state at ${where} is over ${maxBytes / 1024 / 1024} MiB, so it is not one`,
+  message: (where: string, maxBytes: number) =>
+    `the deployed state at ${where} is over ${maxBytes / 1024 / 1024} MiB, so it is not one`,
 } satisfies ErrorData;
 
 /** The deployed state's body broke off, or did not arrive in time. */
@@ -284,7 +295,8 @@ export const StateDamaged = {
 export const StateOfOtherDomain = {
   name: "StateOfOtherDomain",
   title: "The deployed state is of another domain.",
-  message: (where: string, stateDomain: string, domain: string) => `the deployed state at ${where} is of ${stateDomain}, not ${domain}`,
+  message: (where: string, stateDomain: string, domain: string) =>
+    `the deployed state at ${where} is of ${stateDomain}, not ${domain}`,
 } satisfies ErrorData;
 
 /** The deployed build's own fetch failed and it showed an earlier fetch's comments (`asOf`: when, if known). */
@@ -304,18 +316,22 @@ export const StateFromEarlierFetch = {
  * what callers branch on (`error.failure`).
  */
 export const apiFailureHints = {
-  unauthorized: "The token is read from COMMENTS_API_TOKEN or the apiToken option; it is sent only in the Authorization header and never printed.",
+  unauthorized:
+    "The token is read from COMMENTS_API_TOKEN or the apiToken option; it is sent only in the Authorization header and never printed.",
   forbidden: "The domain is read from COMMENTS_DOMAIN or the domain option and must match the account's site exactly.",
   "invalid-request": "The service validated the request and refused it; the message quotes what it said.",
-  redirected: "The API token travels with every request, so a redirect is never followed: the client only talks to the address you configured.",
+  redirected:
+    "The API token travels with every request, so a redirect is never followed: the client only talks to the address you configured.",
   "not-found": "The endpoint is COMMENTS_API_URL (or apiUrl) followed by /api/comments.",
-  "rate-limited": "Waits for the service's rate limit count against the rateLimitWait option (default 10 minutes), not against giveUpAfter.",
+  "rate-limited":
+    "Waits for the service's rate limit count against the rateLimitWait option (default 10 minutes), not against giveUpAfter.",
   "server-error": 'With onError: "last-good" (the default), a build keeps the comments of its last complete fetch.',
   network: 'With onError: "last-good" (the default), a build keeps the comments of its last complete fetch.',
   timeout: "The timeout option bounds one attempt; giveUpAfter bounds all attempts of one request.",
   "too-large": "maxResponseBytes guards memory; perPage sets how many comments one response holds.",
   malformed: "Nothing was rendered from this response; the last good comments are kept where possible.",
-  contract: "The contract is the JSON Schema in @astro-comments/schema; fields it does not know are tolerated, changed ones are not.",
+  contract:
+    "The contract is the JSON Schema in @astro-comments/schema; fields it does not know are tolerated, changed ones are not.",
   drift: "The crawl starts over when the total or the paging changes under it; it gives up after three crawls.",
 } as const satisfies Record<string, string>;
 
@@ -330,7 +346,8 @@ const again = (audience: Audience) => (audience === "request" ? "try again later
 export const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 /** "3 attempts over 12.5 s". */
-const spent = (attempts: number, elapsedMs: number) => `${attempts} attempt${attempts === 1 ? "" : "s"} over ${seconds(elapsedMs)}`;
+const spent = (attempts: number, elapsedMs: number) =>
+  `${attempts} attempt${attempts === 1 ? "" : "s"} over ${seconds(elapsedMs)}`;
 
 /** The service answered 401: the token is wrong or revoked. */
 export const TokenRejected = {
@@ -338,7 +355,8 @@ export const TokenRejected = {
   title: "The API token was rejected.",
   failure: "unauthorized",
   message: "the comments API rejected the API token",
-  action: "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area.",
+  action:
+    "Check COMMENTS_API_TOKEN (or the apiToken option): it must be a current token from your comments account's admin area.",
 } satisfies ApiErrorData;
 
 /** The service answered 403: the token may not read this domain's comments. */
@@ -347,7 +365,8 @@ export const DomainForbidden = {
   title: "The token may not read this domain.",
   failure: "forbidden",
   message: ({ domain }: { domain: string }) => `the API token may not read comments of "${domain}"`,
-  action: "Check COMMENTS_DOMAIN (or the domain option): it must be the site's domain exactly as configured in your comments account, and the token must belong to that account.",
+  action:
+    "Check COMMENTS_DOMAIN (or the domain option): it must be the site's domain exactly as configured in your comments account, and the token must belong to that account.",
 } satisfies ApiErrorData;
 
 /** The service answered 404: COMMENTS_API_URL does not lead to the API. */
@@ -356,7 +375,8 @@ export const EndpointNotFound = {
   title: "The API endpoint was not found.",
   failure: "not-found",
   message: "the comments API endpoint was not found",
-  action: "Check COMMENTS_API_URL (or the apiUrl option): it should be the service's base URL, e.g. https://go.jamcomments.com.",
+  action:
+    "Check COMMENTS_API_URL (or the apiUrl option): it should be the service's base URL, e.g. https://go.jamcomments.com.",
 } satisfies ApiErrorData;
 
 /** The service answered 422 for per_page (the crawl retries lower when the service names its maximum). */
@@ -365,9 +385,13 @@ export const PerPageRejected = {
   title: "The service refused the page size.",
   failure: "invalid-request",
   /** `said`: the service's words, quoted. */
-  message: ({ perPage, said }: { perPage: number; said: string }) => `the comments API refused per_page=${perPage} (${said})`,
+  message: ({ perPage, said }: { perPage: number; said: string }) =>
+    `the comments API refused per_page=${perPage} (${said})`,
   /** `limit`: the largest per_page the service named, if it named one. */
-  action: ({ limit }: { limit: string | undefined }) => (limit ? `Set the perPage option to ${limit} or less.` : "Set the perPage option lower (50 is accepted by every version of the service)."),
+  action: ({ limit }: { limit: string | undefined }) =>
+    limit
+      ? `Set the perPage option to ${limit} or less.`
+      : "Set the perPage option lower (50 is accepted by every version of the service).",
 } satisfies ApiErrorData;
 
 /** The service refused the request with any other 4xx. */
@@ -387,10 +411,14 @@ export const Redirected = {
   failure: "redirected",
   /** `target`: where it pointed, quoted; undefined without a Location header. */
   message: ({ target }: { target: string | undefined }) =>
-    target ? `the comments API redirected the request to ${target}, and redirects are not followed (the API token would go with them)` : "the comments API answered with a redirect without a target, and redirects are not followed",
+    target
+      ? `the comments API redirected the request to ${target}, and redirects are not followed (the API token would go with them)`
+      : "the comments API answered with a redirect without a target, and redirects are not followed",
   /** `apiUrl`: the base URL to configure instead, when the target is a plain http(s) URL. */
   action: ({ apiUrl }: { apiUrl: string | undefined }) =>
-    apiUrl ? `Set COMMENTS_API_URL (or the apiUrl option) to the final address, ${apiUrl}, if you trust it.` : "Set COMMENTS_API_URL (or the apiUrl option) to the service's final address.",
+    apiUrl
+      ? `Set COMMENTS_API_URL (or the apiUrl option) to the final address, ${apiUrl}, if you trust it.`
+      : "Set COMMENTS_API_URL (or the apiUrl option) to the service's final address.",
 } satisfies ApiErrorData;
 
 /** The service kept answering 5xx (or 408) until the request's retries or giveUpAfter ran out. */
@@ -398,7 +426,8 @@ export const ServerKeptFailing = {
   name: "ServerKeptFailing",
   title: "The service kept failing.",
   failure: "server-error",
-  message: ({ attempts, elapsedMs }: { attempts: number; elapsedMs: number }) => `the comments API kept failing (${spent(attempts, elapsedMs)})`,
+  message: ({ attempts, elapsedMs }: { attempts: number; elapsedMs: number }) =>
+    `the comments API kept failing (${spent(attempts, elapsedMs)})`,
   action: ({ audience }: { audience: Audience }) => `The service is having trouble; ${again(audience)}.`,
 } satisfies ApiErrorData;
 
@@ -412,7 +441,8 @@ export const ApiTimedOut = {
   failure: "timeout",
   /** `reason`: how the last attempt failed, redacted. */
   message: didNotAnswer,
-  action: ({ audience }: { audience: Audience }) => `The service is hung or overloaded: ${again(audience)}, or raise the timeout option.`,
+  action: ({ audience }: { audience: Audience }) =>
+    `The service is hung or overloaded: ${again(audience)}, or raise the timeout option.`,
 } satisfies ApiErrorData;
 
 /** The last attempt's connection failed (refused, reset, DNS), and no retry was left. */
@@ -437,7 +467,21 @@ export const RateLimitWaitExceeded = {
   title: "The rate limit asks for a longer wait than rateLimitWait allows.",
   failure: "rate-limited",
   /** `limit`: the limit as the service announced it ("60 requests a minute"), or ""; `need`: what the crawl needs, if known. */
-  message: ({ limit, waitMs, retryAfter, leftMs, budgetMs, need }: { limit: string; waitMs: number; retryAfter: number | undefined; leftMs: number; budgetMs: number; need: string | undefined }) =>
+  message: ({
+    limit,
+    waitMs,
+    retryAfter,
+    leftMs,
+    budgetMs,
+    need,
+  }: {
+    limit: string;
+    waitMs: number;
+    retryAfter: number | undefined;
+    leftMs: number;
+    budgetMs: number;
+    need: string | undefined;
+  }) =>
     `the comments service's rate limit${limit ? ` (${limit})` : ""} asks to wait ${retryAfter === undefined ? seconds(waitMs) : `${retryAfter} s (Retry-After)`}, more than the ${seconds(leftMs)} left of rateLimitWait (${seconds(budgetMs)})${need ? `; ${need}` : ""}`,
   /** `neededMs`: the waits so far plus this one. */
   action: ({ audience, neededMs }: { audience: Audience; neededMs: number }) =>
@@ -461,7 +505,8 @@ export const NotJsonContentType = {
   title: "The response is not JSON.",
   failure: "malformed",
   /** `contentType` and `start` (the body's first characters): quoted. */
-  message: ({ contentType, start }: { contentType: string; start: string }) => `expected JSON but the response is ${contentType} (starts ${start})`,
+  message: ({ contentType, start }: { contentType: string; start: string }) =>
+    `expected JSON but the response is ${contentType} (starts ${start})`,
   action: "COMMENTS_API_URL may point at a web page or a proxy's error page rather than the comments API.",
 } satisfies ApiErrorData;
 
@@ -471,7 +516,8 @@ export const InvalidJson = {
   title: "The response is not valid JSON.",
   failure: "malformed",
   /** `reason`: the parser's, escaped; `start`: the body's first characters, quoted. */
-  message: ({ reason, start }: { reason: string; start: string }) => `the response is not valid JSON (${reason}; starts ${start})`,
+  message: ({ reason, start }: { reason: string; start: string }) =>
+    `the response is not valid JSON (${reason}; starts ${start})`,
   action: "The comments API sent a broken body; try again, and report it to the service if it persists.",
 } satisfies ApiErrorData;
 
@@ -480,8 +526,10 @@ export const ContractBroken = {
   name: "ContractBroken",
   title: "The response does not match the API contract.",
   failure: "contract",
-  message: ({ problems }: { problems: string }) => `the response does not match the comments API contract (${problems})`,
-  action: "The service changed its response shape, or COMMENTS_API_URL points at another API; nothing was rendered from it.",
+  message: ({ problems }: { problems: string }) =>
+    `the response does not match the comments API contract (${problems})`,
+  action:
+    "The service changed its response shape, or COMMENTS_API_URL points at another API; nothing was rendered from it.",
 } satisfies ApiErrorData;
 
 /** Page 1's meta does not add up: last_page is not what total and per_page make. */
@@ -489,7 +537,8 @@ export const InconsistentMeta = {
   name: "InconsistentMeta",
   title: "The pagination does not add up.",
   failure: "contract",
-  message: ({ total, perPage, lastPage }: { total: number; perPage: number; lastPage: number }) => `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`,
+  message: ({ total, perPage, lastPage }: { total: number; perPage: number; lastPage: number }) =>
+    `meta is inconsistent (total ${total}, per_page ${perPage}, last_page ${lastPage})`,
   action: "The service's pagination looks broken; try again later.",
 } satisfies ApiErrorData;
 
@@ -505,8 +554,10 @@ export const WrongPage = {
 /** Why a crawl starts over: the list changed under it (logged, and quoted when the crawl gives up). */
 export const listChanges = {
   total: (from: number, to: number) => `the total went from ${from} to ${to}`,
-  paging: (perPage: number, newPerPage: number, lastPage: number, newLastPage: number) => `pagination changed (per_page ${perPage}→${newPerPage}, last_page ${lastPage}→${newLastPage})`,
-  pageSize: (page: number, held: number, expected: number) => `page ${page} held ${held} comments where ${expected} were expected`,
+  paging: (perPage: number, newPerPage: number, lastPage: number, newLastPage: number) =>
+    `pagination changed (per_page ${perPage}→${newPerPage}, last_page ${lastPage}→${newLastPage})`,
+  pageSize: (page: number, held: number, expected: number) =>
+    `page ${page} held ${held} comments where ${expected} were expected`,
 };
 
 /** The list kept changing during every crawl allowed (comments being moderated right then). */
@@ -515,7 +566,8 @@ export const ListKeptChanging = {
   title: "The comments kept changing during the crawl.",
   failure: "drift",
   /** `change`: the last crawl's, from `listChanges`. */
-  message: ({ crawls, change }: { crawls: number; change: string }) => `the comments kept changing during ${crawls} crawls (${change})`,
+  message: ({ crawls, change }: { crawls: number; change: string }) =>
+    `the comments kept changing during ${crawls} crawls (${change})`,
   action: "Comments are being moderated right now; try again in a minute.",
 } satisfies ApiErrorData;
 

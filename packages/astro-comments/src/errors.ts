@@ -34,8 +34,12 @@ export class CommentsConfigError extends AstroError {
 type MessageArgs<Entry extends ErrorData> = Entry["message"] extends (...params: infer P) => string ? P : [];
 
 /** The CommentsConfigError of a catalogue entry (errors-data.ts). */
-export function configError<Entry extends ErrorData & { hint: string }>(entry: Entry, ...params: MessageArgs<Entry>): CommentsConfigError {
-  const message = typeof entry.message === "string" ? entry.message : (entry.message as (...args: unknown[]) => string)(...params);
+export function configError<Entry extends ErrorData & { hint: string }>(
+  entry: Entry,
+  ...params: MessageArgs<Entry>
+): CommentsConfigError {
+  const message =
+    typeof entry.message === "string" ? entry.message : (entry.message as (...args: unknown[]) => string)(...params);
   return new CommentsConfigError(message, entry.hint);
 }
 

@@ -67,21 +67,44 @@ export type IslandAnswer =
  * `aliases`: other paths whose comments the build showed on this page (the aliases option and
  * redirects), merged in as the build merges them.
  */
-export async function islandAnswer(path: string, cache: Required<IslandCache>, aliases: readonly string[] = []): Promise<IslandAnswer> {
+export async function islandAnswer(
+  path: string,
+  cache: Required<IslandCache>,
+  aliases: readonly string[] = [],
+): Promise<IslandAnswer> {
   const key = pathKey(path);
   try {
     const settings = liveSettings();
     const patience = whileWaited(settings);
-    const options = { ...patience, timeout: Math.min(patience.timeout, ISLAND_BUDGET_MS), giveUpAfter: Math.min(patience.giveUpAfter, ISLAND_BUDGET_MS), rateLimitWait: Math.min(patience.rateLimitWait, ISLAND_BUDGET_MS) };
-    const threads = (await Promise.all([key, ...aliases].map((source) => fetchPageThreads(pathKey(source), settings, options)))).flat();
-    const data = await renderPageComments(key, sortPageThreads(aliases.length === 0 ? threads : dedupeAliasedThreads(threads, key)));
+    const options = {
+      ...patience,
+      timeout: Math.min(patience.timeout, ISLAND_BUDGET_MS),
+      giveUpAfter: Math.min(patience.giveUpAfter, ISLAND_BUDGET_MS),
+      rateLimitWait: Math.min(patience.rateLimitWait, ISLAND_BUDGET_MS),
+    };
+    const threads = (
+      await Promise.all([key, ...aliases].map((source) => fetchPageThreads(pathKey(source), settings, options)))
+    ).flat();
+    const data = await renderPageComments(
+      key,
+      sortPageThreads(aliases.length === 0 ? threads : dedupeAliasedThreads(threads, key)),
+    );
     const comments = config.order === "newest-first" ? [...data.comments].reverse() : data.comments;
     return { status: 200, headers: cacheHeaders(cache, key), count: data.count, comments };
   } catch (error) {
     // Not cached anywhere, so the next reader asks again; the page keeps the build's comments.
     // There is no logger at request time: the kind of failure (never a URL or a message) tells an
     // operator with curl -I why, e.g. "unauthorized", "network", "timeout", "config".
-    const failure = error instanceof CommentsApiError ? error.failure : error instanceof CommentsConfigError ? "config" : "unexpected";
-    return { status: 503, statusText: "Service Unavailable", headers: { "Cache-Control": "no-store", "X-Comments-Failure": failure } };
+    const failure =
+      error instanceof CommentsApiError
+        ? error.failure
+        : error instanceof CommentsConfigError
+          ? "config"
+          : "unexpected";
+    return {
+      status: 503,
+      statusText: "Service Unavailable",
+      headers: { "Cache-Control": "no-store", "X-Comments-Failure": failure },
+    };
   }
 }

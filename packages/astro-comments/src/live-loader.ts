@@ -18,7 +18,18 @@ import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./rende
 import { pathKey } from "./render/path-key.ts";
 
 /** Options a live loader accepts: where to fetch from, and how patiently. */
-export type CommentsLiveLoaderOptions = Pick<CommentsOptions, "domain" | "apiUrl" | "apiToken" | "perPage" | "timeout" | "retries" | "giveUpAfter" | "rateLimitWait" | "maxResponseBytes">;
+export type CommentsLiveLoaderOptions = Pick<
+  CommentsOptions,
+  | "domain"
+  | "apiUrl"
+  | "apiToken"
+  | "perPage"
+  | "timeout"
+  | "retries"
+  | "giveUpAfter"
+  | "rateLimitWait"
+  | "maxResponseBytes"
+>;
 
 /** `getLiveCollection("liveComments", { path })` narrows the collection to one page. */
 export interface CommentsCollectionFilter {
@@ -47,7 +58,10 @@ async function pageEntry(key: string, threads: readonly CommentThread[]) {
   return { id: key, data, cacheHint: { tags: [commentsCacheTag(key)], ...(lastModified ? { lastModified } : {}) } };
 }
 
-const asError = (error: unknown): LiveError => (error instanceof CommentsApiError || error instanceof CommentsConfigError ? error : apiError(LiveLoadFailed, { url: "(live loader)" }, { reason: (error as Error).message }));
+const asError = (error: unknown): LiveError =>
+  error instanceof CommentsApiError || error instanceof CommentsConfigError
+    ? error
+    : apiError(LiveLoadFailed, { url: "(live loader)" }, { reason: (error as Error).message });
 
 /**
  * Comments of pages rendered on demand, fetched per request. `getLiveEntry("liveComments", path)`
@@ -82,9 +96,12 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
         const resolved = liveSettings(options);
         const { endpoint } = resolved.credentials;
         const key = filter?.path === undefined ? undefined : pathKey(filter.path);
-        const endpoints = key === undefined ? [endpoint] : storedSpellings(key).map((path) => pathEndpoint(endpoint, path));
+        const endpoints =
+          key === undefined ? [endpoint] : storedSpellings(key).map((path) => pathEndpoint(endpoint, path));
         const pages = groupThreadsByPage(await fetchThreads(resolved.credentials, whileWaited(resolved), endpoints));
-        const entries = await Promise.all([...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads)));
+        const entries = await Promise.all(
+          [...pages].filter(([id]) => key === undefined || id === key).map(([id, threads]) => pageEntry(id, threads)),
+        );
         return { entries, cacheHint: { tags: entries.flatMap((entry) => entry.cacheHint.tags) } };
       } catch (error) {
         return { error: asError(error) };

@@ -15,7 +15,8 @@ const DOMAIN = "empty.example";
 let mock: MockServer;
 beforeAll(async () => {
   mock = await startMockServer({ dataset: { seed: 3, size: 20 } });
-  const add = (path: string, name: string, content: string, created_at: string) => mock.addComment({ domain: DOMAIN, path, name, content, created_at });
+  const add = (path: string, name: string, content: string, created_at: string) =>
+    mock.addComment({ domain: DOMAIN, path, name, content, created_at });
   add("/posts/new-home/", "Ann", "On the new page", "2026-01-03T00:00:00.000000Z");
   add("/blog/old-home", "Bob", "Left on the old URL", "2026-01-01T00:00:00.000000Z");
   // Imported twice by the service: once under each URL. Must show once.
@@ -48,14 +49,27 @@ describe("aliases and redirects in the sync", () => {
     const { context } = loaderContext();
     const state = site();
     await sync(context, state);
-    expect(context.store.keys().sort()).toEqual(["/2019/redirected", "/blog/old-home", "/posts/new-home", "/posts/target"]);
+    expect(context.store.keys().sort()).toEqual([
+      "/2019/redirected",
+      "/blog/old-home",
+      "/posts/new-home",
+      "/posts/target",
+    ]);
     // The integration's orphan report reads the stored keys and counts from the registry.
-    expect(Object.fromEntries(state.storedPages!)).toEqual({ "/2019/redirected": 1, "/blog/old-home": 2, "/posts/new-home": 2, "/posts/target": 1 });
+    expect(Object.fromEntries(state.storedPages!)).toEqual({
+      "/2019/redirected": 1,
+      "/blog/old-home": 2,
+      "/posts/new-home": 2,
+      "/posts/target": 1,
+    });
   });
 
   it("merges old URLs into the new page, in order and counted once, from aliases and redirects", async () => {
     const { context } = loaderContext();
-    withRedirects(context, { "/2019/redirected/": { status: 301, destination: "/posts/target" }, "/tags/[tag]": "/topics/[tag]" });
+    withRedirects(context, {
+      "/2019/redirected/": { status: 301, destination: "/posts/target" },
+      "/tags/[tag]": "/topics/[tag]",
+    });
     const state = site({ aliases: { "https://example.com/blog/old-home/": "/posts/new-home/" } });
     await sync(context, state);
     expect(context.store.keys().sort()).toEqual(["/posts/new-home", "/posts/target"]);

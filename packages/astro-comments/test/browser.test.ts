@@ -37,8 +37,15 @@ const initScript = `
   }
 `;
 
-async function open(path: string, options: { width: number; height: number; colorScheme?: "light" | "dark" } = { width: 1280, height: 900 }): Promise<{ page: Page; trip: Tripwire }> {
-  const context = await browser.newContext({ viewport: { width: options.width, height: options.height }, colorScheme: options.colorScheme ?? "light", javaScriptEnabled: true });
+async function open(
+  path: string,
+  options: { width: number; height: number; colorScheme?: "light" | "dark" } = { width: 1280, height: 900 },
+): Promise<{ page: Page; trip: Tripwire }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width, height: options.height },
+    colorScheme: options.colorScheme ?? "light",
+    javaScriptEnabled: true,
+  });
   await context.addInitScript(initScript);
   const page = await context.newPage();
   const trip: Tripwire = { dialogs: [], consoleErrors: [], pageErrors: [] };
@@ -59,14 +66,19 @@ async function open(path: string, options: { width: number; height: number; colo
 async function provoke(page: Page): Promise<void> {
   await page.evaluate(() => {
     for (const element of document.querySelectorAll("[data-comments] *")) {
-      for (const type of ["mouseover", "mouseenter", "pointerover", "focus", "animationstart", "toggle"]) element.dispatchEvent(new Event(type, { bubbles: true }));
+      for (const type of ["mouseover", "mouseenter", "pointerover", "focus", "animationstart", "toggle"])
+        element.dispatchEvent(new Event(type, { bubbles: true }));
       if (element instanceof HTMLElement) element.focus();
     }
   });
 }
 
 async function executed(page: Page, trip: Tripwire): Promise<string[]> {
-  const marker = await page.evaluate(() => (window as unknown as { __xssCalls?: string[]; __xss?: unknown }).__xssCalls ?? ((window as unknown as { __xss?: unknown }).__xss ? ["__xss set"] : []));
+  const marker = await page.evaluate(
+    () =>
+      (window as unknown as { __xssCalls?: string[]; __xss?: unknown }).__xssCalls ??
+      ((window as unknown as { __xss?: unknown }).__xss ? ["__xss set"] : []),
+  );
   return [...trip.dialogs, ...marker, ...trip.pageErrors];
 }
 
@@ -79,10 +91,24 @@ describe.skipIf(skipped)("in Chromium", () => {
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
     mock = await startMockServer({ token: "tok-browser" });
-    const build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token });
+    const build = await astroBuild({
+      COMMENTS_DOMAIN: "example.com",
+      COMMENTS_API_URL: mock.url,
+      COMMENTS_API_TOKEN: mock.token,
+    });
     if (build.code !== 0) throw new Error(`astro build failed with ${build.code}:\n${build.log}`);
     server = await serveStatic(build.out);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
+    });
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -100,7 +126,9 @@ describe.skipIf(skipped)("in Chromium", () => {
         heading: section.querySelector("h2")?.textContent,
         top: top.length,
         visible: top.every((a) => (a as HTMLElement).offsetHeight > 0),
-        nested: top.map((a) => a.querySelectorAll(":scope > [data-comment-replies] > li > article[data-comment]").length),
+        nested: top.map(
+          (a) => a.querySelectorAll(":scope > [data-comment-replies] > li > article[data-comment]").length,
+        ),
         authors: [...section.querySelectorAll("[data-comment-author]")].map((e) => e.textContent),
         times: [...section.querySelectorAll("time")].map((t) => t.getAttribute("datetime")),
       };
@@ -121,7 +149,12 @@ describe.skipIf(skipped)("in Chromium", () => {
     await expect(page.getByRole("list", { name: "Replies to Jane Doe" }).count()).resolves.toBe(1);
     const permalinks = page.getByRole("link", { name: /, comment by / });
     await expect(permalinks.count()).resolves.toBe(5);
-    const first = await permalinks.first().evaluate((a) => ({ name: a.getAttribute("aria-label"), date: a.textContent, href: a.getAttribute("href"), target: a.closest("article")?.id }));
+    const first = await permalinks.first().evaluate((a) => ({
+      name: a.getAttribute("aria-label"),
+      date: a.textContent,
+      href: a.getAttribute("href"),
+      target: a.closest("article")?.id,
+    }));
     expect(first.name).toBe(`${first.date}, comment by Jane Doe`);
     expect(first.href).toBe(`#${first.target}`);
     await page.context().close();
@@ -136,7 +169,15 @@ describe.skipIf(skipped)("in Chromium", () => {
       const article = document.getElementById(wanted)!;
       const box = article.getBoundingClientRect();
       const other = document.querySelector(`article[data-comment]:not([id="${wanted}"])`)!;
-      return { matches: article.matches(":target"), top: box.top, inView: box.top >= 0 && box.top < window.innerHeight, border: getComputedStyle(article).borderTopColor, text: getComputedStyle(article).color, otherBorder: getComputedStyle(other).borderTopColor, scrolled: window.scrollY };
+      return {
+        matches: article.matches(":target"),
+        top: box.top,
+        inView: box.top >= 0 && box.top < window.innerHeight,
+        border: getComputedStyle(article).borderTopColor,
+        text: getComputedStyle(article).color,
+        otherBorder: getComputedStyle(other).borderTopColor,
+        scrolled: window.scrollY,
+      };
     }, id);
     expect(target.matches).toBe(true);
     expect(target.inView).toBe(true);
@@ -147,26 +188,42 @@ describe.skipIf(skipped)("in Chromium", () => {
     await page.context().close();
   });
 
-  it.each(["light", "dark"] as const)("axe-core finds no accessibility violation on any page (%s)", async (colorScheme) => {
-    for (const path of pages) {
-      const { page } = await open(path, { width: 1280, height: 900, colorScheme });
-      await page.addScriptTag({ path: axePath });
-      const { violations, passed } = await page.evaluate(async () => {
-        type Result = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
-        const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Result[]; passes: Result[] }> } }).axe;
-        const results = await axe.run(document);
-        return {
-          violations: results.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ""}`) })),
-          passed: results.passes.map((p) => p.id),
-        };
-      });
-      expect(violations, `${path} (${colorScheme})`).toEqual([]);
-      // It did check what matters here (a vacuous pass would list nothing).
-      expect(passed, path).toEqual(expect.arrayContaining(["color-contrast", "landmark-unique", "html-has-lang", "heading-order"]));
-      if (path !== "/" && path !== `${showcasePaths.quiet}/`) expect(passed, path).toEqual(expect.arrayContaining(["link-name", "aria-prohibited-attr", "list", "listitem"]));
-      await page.context().close();
-    }
-  });
+  it.each(["light", "dark"] as const)(
+    "axe-core finds no accessibility violation on any page (%s)",
+    async (colorScheme) => {
+      for (const path of pages) {
+        const { page } = await open(path, { width: 1280, height: 900, colorScheme });
+        await page.addScriptTag({ path: axePath });
+        const { violations, passed } = await page.evaluate(async () => {
+          type Result = { id: string; impact: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
+          const axe = (
+            window as unknown as {
+              axe: { run: (context: Document) => Promise<{ violations: Result[]; passes: Result[] }> };
+            }
+          ).axe;
+          const results = await axe.run(document);
+          return {
+            violations: results.violations.map((v) => ({
+              id: v.id,
+              impact: v.impact,
+              nodes: v.nodes.slice(0, 3).map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ""}`),
+            })),
+            passed: results.passes.map((p) => p.id),
+          };
+        });
+        expect(violations, `${path} (${colorScheme})`).toEqual([]);
+        // It did check what matters here (a vacuous pass would list nothing).
+        expect(passed, path).toEqual(
+          expect.arrayContaining(["color-contrast", "landmark-unique", "html-has-lang", "heading-order"]),
+        );
+        if (path !== "/" && path !== `${showcasePaths.quiet}/`)
+          expect(passed, path).toEqual(
+            expect.arrayContaining(["link-name", "aria-prohibited-attr", "list", "listitem"]),
+          );
+        await page.context().close();
+      }
+    },
+  );
 
   it("highlights code: PrismJS tokens are styled differently from plain code", async () => {
     const { page } = await open(`${showcasePaths.code}/`);
@@ -180,7 +237,11 @@ describe.skipIf(skipped)("in Chromium", () => {
         canvas.fillRect(0, 0, 1, 1);
         return [...canvas.getImageData(0, 0, 1, 1).data.slice(0, 3)];
       };
-      return { keyword: rgb(keyword), code: rgb(code), tokens: document.querySelectorAll("[data-comments] .token").length };
+      return {
+        keyword: rgb(keyword),
+        code: rgb(code),
+        tokens: document.querySelectorAll("[data-comments] .token").length,
+      };
     });
     expect(colours.tokens).toBeGreaterThan(50);
     // Visibly different: some channel apart by more than 40 of 255.
@@ -188,12 +249,19 @@ describe.skipIf(skipped)("in Chromium", () => {
     await page.context().close();
   });
 
-  it.each([["phone", 375, 740], ["desktop", 1280, 900]])("lays out without horizontal overflow at %s width", async (_, width, height) => {
+  it.each([
+    ["phone", 375, 740],
+    ["desktop", 1280, 900],
+  ])("lays out without horizontal overflow at %s width", async (_, width, height) => {
     for (const path of pages) {
       const { page } = await open(path, { width, height });
       const layout = await page.evaluate(() => {
         const section = document.querySelector("[data-comments]");
-        return { scroll: document.documentElement.scrollWidth, viewport: window.innerWidth, section: section ? section.getBoundingClientRect().width : 0 };
+        return {
+          scroll: document.documentElement.scrollWidth,
+          viewport: window.innerWidth,
+          section: section ? section.getBoundingClientRect().width : 0,
+        };
       });
       expect(layout.scroll, `${path} at ${width}px`).toBeLessThanOrEqual(layout.viewport);
       expect(layout.section).toBeLessThanOrEqual(layout.viewport);
@@ -208,7 +276,12 @@ describe.skipIf(skipped)("in Chromium", () => {
       expect(await executed(page, trip), path).toEqual([]);
       expect(trip.consoleErrors, path).toEqual([]);
       // Structured data (<CommentsJsonLd>) is the only script, and browsers never run it.
-      expect(await page.evaluate(() => [...document.scripts].filter((script) => script.type !== "application/ld+json").length), path).toBe(0);
+      expect(
+        await page.evaluate(
+          () => [...document.scripts].filter((script) => script.type !== "application/ld+json").length,
+        ),
+        path,
+      ).toBe(0);
       await page.context().close();
     }
   });
@@ -231,19 +304,53 @@ describe.skipIf(skipped)("in Chromium", () => {
           }
         }
       }
-      return { bodies: bodies.length, names: [...section.querySelectorAll("[data-comment-author]")].map((e) => e.textContent ?? ""), tags: [...tags].sort(), attributes: [...new Set(attributes)].sort(), hrefs };
+      return {
+        bodies: bodies.length,
+        names: [...section.querySelectorAll("[data-comment-author]")].map((e) => e.textContent ?? ""),
+        tags: [...tags].sort(),
+        attributes: [...new Set(attributes)].sort(),
+        hrefs,
+      };
     });
     const vectors = xssBodies.length + xssNames.length;
     const ran = await executed(page, trip);
     // The figures the README reports.
-    console.info(`XSS corpus: ${vectors} vectors tried (${xssBodies.length} bodies, ${xssNames.length} names), ${ran.length} executed, ${dom.bodies} comments rendered`);
+    console.info(
+      `XSS corpus: ${vectors} vectors tried (${xssBodies.length} bodies, ${xssNames.length} names), ${ran.length} executed, ${dom.bodies} comments rendered`,
+    );
     expect(vectors).toBeGreaterThanOrEqual(100);
     expect(dom.bodies).toBeGreaterThanOrEqual(xssBodies.length);
     expect(ran).toEqual([]);
-    const allowedTags = ["a", "b", "blockquote", "br", "code", "em", "i", "li", "ol", "p", "pre", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul"];
+    const allowedTags = [
+      "a",
+      "b",
+      "blockquote",
+      "br",
+      "code",
+      "em",
+      "i",
+      "li",
+      "ol",
+      "p",
+      "pre",
+      "span",
+      "strong",
+      "table",
+      "tbody",
+      "td",
+      "th",
+      "thead",
+      "tr",
+      "ul",
+    ];
     expect(dom.tags.filter((tag) => !allowedTags.includes(tag))).toEqual([]);
     // pre[tabindex] is the renderer's own tabindex="0" (a scrollable block takes keyboard focus).
-    expect(dom.attributes.filter((a) => !["a[href]", "a[rel]", "a[title]", "code[class]", "pre[class]", "pre[tabindex]", "span[class]"].includes(a))).toEqual([]);
+    expect(
+      dom.attributes.filter(
+        (a) =>
+          !["a[href]", "a[rel]", "a[title]", "code[class]", "pre[class]", "pre[tabindex]", "span[class]"].includes(a),
+      ),
+    ).toEqual([]);
     expect(dom.hrefs.filter((h) => !/^(https?:|mailto:)/.test(h))).toEqual([]);
     // Hostile names are shown, as text.
     for (const name of xssNames) expect(dom.names).toContain(name);

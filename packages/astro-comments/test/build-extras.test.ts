@@ -31,12 +31,17 @@ let mock: MockServer;
 let site: SiteCopy;
 let build: { code: number; log: string; out: string };
 const env = (options: object, extra: Record<string, string> = {}) => ({
-  COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token, AC_TEST_OPTIONS: JSON.stringify(options), ...extra,
+  COMMENTS_DOMAIN: DOMAIN,
+  COMMENTS_API_URL: mock.url,
+  COMMENTS_API_TOKEN: mock.token,
+  AC_TEST_OPTIONS: JSON.stringify(options),
+  ...extra,
 });
 
 beforeAll(async () => {
   mock = await startMockServer({ dataset: { seed: 2, size: 10 } });
-  const add = (path: string, name: string, content: string, created_at: string) => mock.addComment({ domain: DOMAIN, path, name, content, created_at });
+  const add = (path: string, name: string, content: string, created_at: string) =>
+    mock.addComment({ domain: DOMAIN, path, name, content, created_at });
   add("/posts/hello-world/", "Ann", "On the page", "2026-02-01T10:00:00.000000Z");
   add("/old-hello", "Bob", "Left on a redirected URL", "2026-02-02T10:00:00.000000Z");
   add("/posts/old-code", "Cy", "Left on an aliased URL", "2026-02-03T10:00:00.000000Z");
@@ -52,7 +57,12 @@ afterAll(async () => {
   site?.remove();
 });
 
-const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => ["entry", "link"].includes(name) }).parse(xml);
+const parse = (xml: string) =>
+  new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    isArray: (name) => ["entry", "link"].includes(name),
+  }).parse(xml);
 const section = (html: string) => html.slice(html.indexOf("<section"), html.indexOf("</section>"));
 
 describe("orphan report", () => {
@@ -66,12 +76,16 @@ describe("orphan report", () => {
     expect(build.log).not.toMatch(/^\s+\/(old-hello|posts\/old-code) \(/m);
   });
 
-  it('fails the build with orphans: "fail", after listing them', async () => {
-    const failed = await astroBuild(env({ ...extras, orphans: "fail" }), undefined, site.dir);
-    expect(failed.code).not.toBe(0);
-    expect(failed.log).toContain("astro-comments: 2 comments on 1 path that no built page shows");
-    expect(failed.log).toContain("/posts/helo-world (2 comments): nearest built page /posts/hello-world");
-  }, BUILD_TIMEOUT_MS);
+  it(
+    'fails the build with orphans: "fail", after listing them',
+    async () => {
+      const failed = await astroBuild(env({ ...extras, orphans: "fail" }), undefined, site.dir);
+      expect(failed.code).not.toBe(0);
+      expect(failed.log).toContain("astro-comments: 2 comments on 1 path that no built page shows");
+      expect(failed.log).toContain("/posts/helo-world (2 comments): nearest built page /posts/hello-world");
+    },
+    BUILD_TIMEOUT_MS,
+  );
 });
 
 describe("aliases in a real build", () => {
@@ -90,11 +104,18 @@ describe("feeds", () => {
     expect(XMLValidator.validate(xml)).toBe(true);
     const { feed } = parse(xml);
     expect(feed.id).toBe("https://example.com/comments.xml");
-    expect(feed.link.find((l: Record<string, string>) => l["@rel"] === "self")["@href"]).toBe("https://example.com/comments.xml");
+    expect(feed.link.find((l: Record<string, string>) => l["@rel"] === "self")["@href"]).toBe(
+      "https://example.com/comments.xml",
+    );
     expect(feed.updated).toBe("2026-02-06T10:00:00.000Z");
     // Dee and Eve commented on /posts/helo-world, a path no page builds: the orphan report names
     // them (above), the feed leaves them out.
-    expect(feed.entry.map((e: { author: { name: string } }) => e.author.name)).toEqual([HOSTILE.trim(), "Cy", "Bob", "Ann"]);
+    expect(feed.entry.map((e: { author: { name: string } }) => e.author.name)).toEqual([
+      HOSTILE.trim(),
+      "Cy",
+      "Bob",
+      "Ann",
+    ]);
     expect(xml).not.toContain("helo-world");
     const [newest] = feed.entry;
     expect(newest.author.name).toBe(HOSTILE.trim());
@@ -112,7 +133,9 @@ describe("feeds", () => {
     const xml = readFileSync(join(build.out, "comments/posts/hello-world.xml"), "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
     const { feed } = parse(xml);
-    expect(feed.link.find((l: Record<string, string>) => l["@rel"] === "self")["@href"]).toBe("https://example.com/comments/posts/hello-world.xml");
+    expect(feed.link.find((l: Record<string, string>) => l["@rel"] === "self")["@href"]).toBe(
+      "https://example.com/comments/posts/hello-world.xml",
+    );
     expect(feed.title["#text"]).toBe("Comments on example.com: /posts/hello-world");
     expect(feed.entry.map((e: { author: { name: string } }) => e.author.name)).toEqual(["Bob", "Ann"]);
     // No feed for the orphan path: no page shows its comments.
@@ -122,12 +145,23 @@ describe("feeds", () => {
 
   it("writes the counts JSON, page key to count, orphan paths included", () => {
     const counts = JSON.parse(readFileSync(join(build.out, "comments/counts.json"), "utf8"));
-    expect(counts).toEqual({ "/posts/code-in-comments": 1, "/posts/hello-world": 2, "/posts/helo-world": 2, "/posts/hostile-input": 1 });
+    expect(counts).toEqual({
+      "/posts/code-in-comments": 1,
+      "/posts/hello-world": 2,
+      "/posts/helo-world": 2,
+      "/posts/hostile-input": 1,
+    });
   });
 
-  it("stops the build with one clear sentence when the feed has no site URL", async () => {
-    const failed = await astroBuild(env(extras, { AC_TEST_NO_SITE: "1" }), undefined, site.dir);
-    expect(failed.code).not.toBe(0);
-    expect(failed.log).toContain('astro-comments: the Atom feed (feeds.atom "/comments.xml" and feeds.pageAtom "/comments/[...page].xml") needs the site\'s URL; set `site` in astro.config, or remove the feed.');
-  }, BUILD_TIMEOUT_MS);
+  it(
+    "stops the build with one clear sentence when the feed has no site URL",
+    async () => {
+      const failed = await astroBuild(env(extras, { AC_TEST_NO_SITE: "1" }), undefined, site.dir);
+      expect(failed.code).not.toBe(0);
+      expect(failed.log).toContain(
+        'astro-comments: the Atom feed (feeds.atom "/comments.xml" and feeds.pageAtom "/comments/[...page].xml") needs the site\'s URL; set `site` in astro.config, or remove the feed.',
+      );
+    },
+    BUILD_TIMEOUT_MS,
+  );
 });

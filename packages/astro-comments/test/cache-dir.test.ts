@@ -32,7 +32,9 @@ afterAll(async () => {
 });
 
 describe("a cacheDir outside the project", () => {
-  it("builds with the comments, keeps the modules there, and renders nothing on the next build", { timeout: 2 * BUILD_TIMEOUT_MS }, async () => {
+  it("builds with the comments, keeps the modules there, and renders nothing on the next build", {
+    timeout: 2 * BUILD_TIMEOUT_MS,
+  }, async () => {
     const first = await astroBuild(env(), undefined, site.dir);
     expect(first.code, first.log).toBe(0);
     expect(first.log).toMatch(/\[astro-comments\] [\d,]+ comments on \d+ pages: [1-9]\d* rendered/);

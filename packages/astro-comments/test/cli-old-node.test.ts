@@ -15,7 +15,11 @@ const bin = join(fileURLToPath(new URL("../", import.meta.url)), "dist/cli/astro
 function olderNode(): string | undefined {
   for (const candidate of ["/usr/bin/node", "/usr/local/bin/node"]) {
     if (!existsSync(candidate)) continue;
-    const [major = 0, minor = 0] = execFileSync(candidate, ["--version"], { encoding: "utf8" }).trim().slice(1).split(".").map(Number);
+    const [major = 0, minor = 0] = execFileSync(candidate, ["--version"], { encoding: "utf8" })
+      .trim()
+      .slice(1)
+      .split(".")
+      .map(Number);
     if (major < 22 || (major === 22 && minor < 19)) return candidate;
   }
   return undefined;
@@ -23,7 +27,9 @@ function olderNode(): string | undefined {
 
 function expectOneLine(result: { code: number; output: string }, version: string) {
   expect(result.code).toBe(1);
-  expect(result.output).toBe(`astro-comments needs Node ${minimumNodeVersion} or newer, but this is Node ${version}: upgrade Node (the current LTS works) and run the command again.\n`);
+  expect(result.output).toBe(
+    `astro-comments needs Node ${minimumNodeVersion} or newer, but this is Node ${version}: upgrade Node (the current LTS works) and run the command again.\n`,
+  );
 }
 
 describe("astro-comments check on an old Node", () => {
@@ -33,8 +39,11 @@ describe("astro-comments check on an old Node", () => {
   });
 
   const node = olderNode();
-  it.skipIf(node === undefined)("prints one line and exits 1 on a real older Node, where undici cannot load", async () => {
-    const version = execFileSync(node!, ["--version"], { encoding: "utf8" }).trim().slice(1);
-    expectOneLine(await run(node!, [bin, "check"], tmpdir()), version);
-  });
+  it.skipIf(node === undefined)(
+    "prints one line and exits 1 on a real older Node, where undici cannot load",
+    async () => {
+      const version = execFileSync(node!, ["--version"], { encoding: "utf8" }).trim().slice(1);
+      expectOneLine(await run(node!, [bin, "check"], tmpdir()), version);
+    },
+  );
 });

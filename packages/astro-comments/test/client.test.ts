@@ -17,8 +17,15 @@ function client(overrides: Partial<CommentsClientOptions> & { base?: string } = 
   const sleeper = recordingSleep();
   const c = createCommentsClient({
     endpoint: new URL("/api/comments", overrides.base ?? mock.url),
-    token: TOKEN, domain: "example.com", timeoutMs: 2_000, connections: 4, maxResponseBytes: 5_000_000,
-    random: () => 0.5, sleep: sleeper.sleep, now: sleeper.now, ...overrides,
+    token: TOKEN,
+    domain: "example.com",
+    timeoutMs: 2_000,
+    connections: 4,
+    maxResponseBytes: 5_000_000,
+    random: () => 0.5,
+    sleep: sleeper.sleep,
+    now: sleeper.now,
+    ...overrides,
   });
   return { c, waits: sleeper.waits };
 }
@@ -48,7 +55,9 @@ describe("against the mock", () => {
     const { c, waits } = client({ token: "wrong" });
     const error = await failure(c.fetchPage(1, 10));
     expect(error).toMatchObject({ status: 401, failure: "unauthorized", attempts: 1 });
-    expect(error.message).toBe(`astro-comments: the comments API rejected the API token (${mock.url}/api/comments?domain=example.com&per_page=10&page=1, HTTP 401). ${error.action}`);
+    expect(error.message).toBe(
+      `astro-comments: the comments API rejected the API token (${mock.url}/api/comments?domain=example.com&per_page=10&page=1, HTTP 401). ${error.action}`,
+    );
     expect(error.action).toMatch(/^Check COMMENTS_API_TOKEN/);
     expect(waits).toEqual([]);
     await c.close();
@@ -65,7 +74,11 @@ describe("against the mock", () => {
   });
 
   it("retries 5xx and dropped connections with backoff", async () => {
-    const flaky = await startMockServer({ token: TOKEN, dataset: { seed: 3, size: 300 }, faults: { seed: 9, errorRate: 0.5, dropRate: 0.3, maxConsecutiveFaults: 3 } });
+    const flaky = await startMockServer({
+      token: TOKEN,
+      dataset: { seed: 3, size: 300 },
+      faults: { seed: 9, errorRate: 0.5, dropRate: 0.3, maxConsecutiveFaults: 3 },
+    });
     const { c, waits } = client({ base: flaky.url });
     for (let page = 1; page <= 6; page++) expect((await c.fetchPage(page, 10)).body.meta.current_page).toBe(page);
     expect(c.retries).toBeGreaterThan(0);
@@ -76,10 +89,19 @@ describe("against the mock", () => {
 
   it("pauses every request on a 429 until Retry-After has passed, then fetches the rest", async () => {
     // Real time: the mock's limiter counts real milliseconds. 2 requests per 1.5 s, 5 pages asked at once.
-    const limited = await startMockServer({ token: TOKEN, dataset: { size: 50 }, faults: { rateLimit: { limit: 2, windowMs: 1_500 } } });
+    const limited = await startMockServer({
+      token: TOKEN,
+      dataset: { size: 50 },
+      faults: { rateLimit: { limit: 2, windowMs: 1_500 } },
+    });
     const pauses: number[] = [];
     const c = createCommentsClient({
-      endpoint: new URL("/api/comments", limited.url), token: TOKEN, domain: "example.com", timeoutMs: 5_000, connections: 5, maxResponseBytes: 5_000_000,
+      endpoint: new URL("/api/comments", limited.url),
+      token: TOKEN,
+      domain: "example.com",
+      timeoutMs: 5_000,
+      connections: 5,
+      maxResponseBytes: 5_000_000,
       rateLimitBudget: { limitMs: 60_000, waitedMs: 0, onPause: (pause) => pauses.push(pause.waitMs) },
     });
     const pages = await Promise.all([1, 2, 3, 4, 5].map((page) => c.fetchPage(page, 5)));
@@ -100,20 +122,55 @@ describe("against the mock", () => {
     const { c, waits } = client({ base, retryPolicy: { retries: 3 } });
     const error = await failure(c.fetchPage(1, 10));
     expect(error).toMatchObject({ failure: "network", attempts: 4 });
-    expect(error.message).toMatch(/^astro-comments: the comments API did not answer: the connection failed before the response: connect ECONNREFUSED .*; gave up after 4 attempts over .* Check COMMENTS_API_URL/);
+    expect(error.message).toMatch(
+      /^astro-comments: the comments API did not answer: the connection failed before the response: connect ECONNREFUSED .*; gave up after 4 attempts over .* Check COMMENTS_API_URL/,
+    );
     expect(waits).toEqual([600, 1200, 2400]);
     await c.close();
   });
 });
 
 describe("against misbehaving servers", () => {
-  const page = JSON.stringify({ data: [], links: { first: "http://x/?page=1", last: "http://x/?page=1", prev: null, next: null }, meta: { current_page: 1, from: null, last_page: 1, per_page: 10, to: null, total: 0 } });
+  const page = JSON.stringify({
+    data: [],
+    links: { first: "http://x/?page=1", last: "http://x/?page=1", prev: null, next: null },
+    meta: { current_page: 1, from: null, last_page: 1, per_page: 10, to: null, total: 0 },
+  });
   const cases: Array<[string, (res: import("node:http").ServerResponse) => void, RegExp]> = [
-    ["malformed JSON", (res) => res.writeHead(200, { "content-type": "application/json" }).end('{"data": [,'), /not valid JSON/],
-    ["an HTML page with status 200", (res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><title>Maintenance</title>"), /expected JSON but the response is "text\/html" \(starts "<!DOCTYPE html>/],
-    ["a body that breaks the contract", (res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"total":0', '"total":"zero"')), /does not match the comments API contract \(\/meta\/total must be integer\)/],
-    ["a reply carrying children", (res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"data":[]', '"data":[{"created_at":"2024-01-01T00:00:00.000000Z","content":"","html":"","status":"approved","name":"","path":"/","children":[{"created_at":"2024-01-01T00:00:00.000000Z","content":"","html":"","status":"approved","name":"","path":"/","children":[]}]}]')), /\/data\/0\/children\/0\/children boolean schema is false/],
-    ["a huge page", (res) => res.writeHead(200, { "content-type": "application/json" }).end(" ".repeat(6_000_000)), /larger than 5000000 bytes/],
+    [
+      "malformed JSON",
+      (res) => res.writeHead(200, { "content-type": "application/json" }).end('{"data": [,'),
+      /not valid JSON/,
+    ],
+    [
+      "an HTML page with status 200",
+      (res) => res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><title>Maintenance</title>"),
+      /expected JSON but the response is "text\/html" \(starts "<!DOCTYPE html>/,
+    ],
+    [
+      "a body that breaks the contract",
+      (res) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"total":0', '"total":"zero"')),
+      /does not match the comments API contract \(\/meta\/total must be integer\)/,
+    ],
+    [
+      "a reply carrying children",
+      (res) =>
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(
+            page.replace(
+              '"data":[]',
+              '"data":[{"created_at":"2024-01-01T00:00:00.000000Z","content":"","html":"","status":"approved","name":"","path":"/","children":[{"created_at":"2024-01-01T00:00:00.000000Z","content":"","html":"","status":"approved","name":"","path":"/","children":[]}]}]',
+            ),
+          ),
+      /\/data\/0\/children\/0\/children boolean schema is false/,
+    ],
+    [
+      "a huge page",
+      (res) => res.writeHead(200, { "content-type": "application/json" }).end(" ".repeat(6_000_000)),
+      /larger than 5000000 bytes/,
+    ],
   ];
   it.each(cases)("names the problem for %s", async (_, respond, message) => {
     const server = await serve((_req, res) => respond(res));
@@ -126,7 +183,11 @@ describe("against misbehaving servers", () => {
   });
 
   it("accepts unknown extra fields from the service", async () => {
-    const server = await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"data":[]', '"data":[],"extra":{"x":1}')));
+    const server = await serve((_req, res) =>
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(page.replace('"data":[]', '"data":[],"extra":{"x":1}')),
+    );
     const { c } = client({ base: server.url });
     expect((await c.fetchPage(1, 10)).body).not.toHaveProperty("extra");
     await c.close();
@@ -160,7 +221,9 @@ describe("against misbehaving servers", () => {
   });
 
   it("reads meta numbers that a Laravel 8 service sends as decimal strings", async () => {
-    const server = await serve((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"per_page":10', '"per_page":"10"')));
+    const server = await serve((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(page.replace('"per_page":10', '"per_page":"10"')),
+    );
     const { c } = client({ base: server.url });
     expect((await c.fetchPage(1, 10)).body.meta.per_page).toBe(10);
     await c.close();
@@ -168,7 +231,10 @@ describe("against misbehaving servers", () => {
   });
 
   it("names the service's per_page limit when it rejects the page size (422)", async () => {
-    const body = JSON.stringify({ message: "The given data was invalid.", errors: { per_page: ["The per page may not be greater than 100."] } });
+    const body = JSON.stringify({
+      message: "The given data was invalid.",
+      errors: { per_page: ["The per page may not be greater than 100."] },
+    });
     const server = await serve((_req, res) => res.writeHead(422, { "content-type": "application/json" }).end(body));
     const { c, waits } = client({ base: server.url });
     const error = await failure(c.fetchPage(1, 1000));
@@ -181,7 +247,9 @@ describe("against misbehaving servers", () => {
   });
 
   it("spreads retries of a 5xx storm over 10 to 20 seconds, then says the service kept failing", async () => {
-    const server = await serve((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end('{"message":"Service Unavailable"}'));
+    const server = await serve((_req, res) =>
+      res.writeHead(503, { "content-type": "application/json" }).end('{"message":"Service Unavailable"}'),
+    );
     for (const random of [() => 0, () => 0.9999]) {
       const { c, waits } = client({ base: server.url, random, retryPolicy: {} });
       const error = await failure(c.fetchPage(1, 10));
@@ -196,12 +264,24 @@ describe("against misbehaving servers", () => {
 
   it("fails at once when Retry-After asks for longer than the crawl's rateLimitWait allows, naming the limit", async () => {
     const server = await serve((_req, res) =>
-      res.writeHead(429, { "content-type": "application/json", "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "retry-after": "3600" }).end('{"message":"Too Many Attempts."}'),
+      res
+        .writeHead(429, {
+          "content-type": "application/json",
+          "x-ratelimit-limit": "60",
+          "x-ratelimit-remaining": "0",
+          "retry-after": "3600",
+        })
+        .end('{"message":"Too Many Attempts."}'),
     );
-    const { c, waits } = client({ base: server.url, describeNeed: () => "this site needs 87 pages of 100 comments, 0 fetched so far" });
+    const { c, waits } = client({
+      base: server.url,
+      describeNeed: () => "this site needs 87 pages of 100 comments, 0 fetched so far",
+    });
     const error = await failure(c.fetchPage(1, 10));
     expect(error).toMatchObject({ status: 429, failure: "rate-limited", attempts: 1 });
-    expect(error.message).toContain("the comments service's rate limit (60 requests an hour) asks to wait 3600 s (Retry-After), more than the 600 s left of rateLimitWait (600 s); this site needs 87 pages of 100 comments");
+    expect(error.message).toContain(
+      "the comments service's rate limit (60 requests an hour) asks to wait 3600 s (Retry-After), more than the 600 s left of rateLimitWait (600 s); this site needs 87 pages of 100 comments",
+    );
     expect(error.message).toContain("Raise the rateLimitWait option to at least 3660000");
     expect(waits).toEqual([]);
     await c.close();
@@ -231,7 +311,9 @@ describe("against misbehaving servers", () => {
     const { c } = client({ base: server.url, timeoutMs: 300, retryPolicy: { retries: 0 } });
     const error = await failure(c.fetchPage(1, 10));
     expect(error.failure).toBe("timeout");
-    expect(error.message).toMatch(/the response body was still arriving after 0\.3 s \(\d+ bytes received; the API is stalled or trickling\)/);
+    expect(error.message).toMatch(
+      /the response body was still arriving after 0\.3 s \(\d+ bytes received; the API is stalled or trickling\)/,
+    );
     await c.close();
     await server.close();
   });

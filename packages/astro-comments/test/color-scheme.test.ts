@@ -15,7 +15,12 @@ const skipped = chromiumMissing !== undefined && !chromiumRequired;
 let browser: Browser;
 
 /** The section's color-scheme for one darkMode, `<html>` attributes and system setting. */
-async function schemeOf(mode: RenderSettings["darkMode"], html: string, system: "light" | "dark", body = ""): Promise<string> {
+async function schemeOf(
+  mode: RenderSettings["darkMode"],
+  html: string,
+  system: "light" | "dark",
+  body = "",
+): Promise<string> {
   const page = await browser.newPage({ colorScheme: system });
   const attribute = colorSchemeAttribute(mode);
   const custom = customColorSchemeCss(mode);
@@ -31,7 +36,17 @@ async function schemeOf(mode: RenderSettings["darkMode"], html: string, system: 
 describe.skipIf(skipped)("darkMode: the section's color-scheme", () => {
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
+    });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -25,9 +25,14 @@ let up = true;
 beforeAll(async () => {
   mock = await startMockServer({ dataset: { seed: 11, size: 200 } });
   front = await serve(async (req, res) => {
-    if (!up) return void res.writeHead(503, { "content-type": "application/json" }).end('{"message":"Service Unavailable"}');
-    const answer = await fetch(new URL(req.url ?? "/", mock.url), { headers: { authorization: req.headers.authorization ?? "", accept: "application/json" } });
-    res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(Buffer.from(await answer.arrayBuffer()));
+    if (!up)
+      return void res.writeHead(503, { "content-type": "application/json" }).end('{"message":"Service Unavailable"}');
+    const answer = await fetch(new URL(req.url ?? "/", mock.url), {
+      headers: { authorization: req.headers.authorization ?? "", accept: "application/json" },
+    });
+    res
+      .writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" })
+      .end(Buffer.from(await answer.arrayBuffer()));
   });
 });
 afterAll(async () => {
@@ -66,7 +71,15 @@ async function builtSite(inline = false) {
   const file = (filePath: string) => fileURLToPath(new URL(filePath, root));
   const filePaths = [...new Set(built.context.store.values().map((entry) => entry.filePath!))].sort();
   // A module and the pages it holds.
-  const module = (n: number) => ({ file: file(filePaths[n]!), data: file(filePaths[n]!.replace(/\.mjs$/, ".json")), pages: built.context.store.entries().filter(([, entry]) => entry.filePath === filePaths[n]).map(([id]) => id).sort() });
+  const module = (n: number) => ({
+    file: file(filePaths[n]!),
+    data: file(filePaths[n]!.replace(/\.mjs$/, ".json")),
+    pages: built.context.store
+      .entries()
+      .filter(([, entry]) => entry.filePath === filePaths[n])
+      .map(([id]) => id)
+      .sort(),
+  });
   return { ...built, before, module, filePaths };
 }
 
@@ -112,7 +125,9 @@ describe("a damaged comment cache, with the service up", () => {
     expect(await intact(built.context, built.filePaths)).toEqual(built.filePaths.map(() => "intact"));
     const lines = built.lines.slice(errors);
     expect(lines.filter((line) => !line.startsWith("INFO"))).toEqual([]);
-    expect(lines).toContainEqual(expect.stringMatching(/^INFO rebuilt 1 damaged comment module in .*modules from the fetch$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^INFO rebuilt 1 damaged comment module in .*modules from the fetch$/),
+    );
   });
 
   it("is rebuilt from the fetch when the module carries its comments (a site with an adapter) and was cut short", async () => {
@@ -142,30 +157,39 @@ describe("a damaged comment cache, with the service down", () => {
     expect(state.status).toMatchObject({ stale: true });
   });
 
-  it.each(damages.filter(([name]) => !name.startsWith("a byte")))("names the pages of a module with %s, and keeps the rest", async (name, damage) => {
-    const built = await builtSite();
-    const module = built.module(2);
-    damage(module);
-    await down(() => sync(built.context));
-    const after = await storedComments(built.context);
-    for (const [id, page] of after) expect(page).toEqual(built.before.get(id));
-    const lost = [...built.before.keys()].filter((id) => !after.has(id)).sort();
-    // A data file cut short still holds the pages before the cut, whole.
-    if (name === "its data file cut short") {
-      expect(lost.length).toBeGreaterThan(0);
-      expect(lost.length).toBeLessThan(module.pages.length);
-      expect(module.pages).toEqual(expect.arrayContaining(lost));
-    } else expect(lost).toEqual(module.pages);
-    const listed = lost.length > 5 ? `${lost.slice(0, 5).join(", ")} and ${lost.length - 5} more` : lost.join(", ");
-    expect(built.lines.filter((line) => line.startsWith("WARN"))[0]).toBe(
-      `WARN the saved comments of ${listed} are missing or damaged in ${commentModules(built.context.config).dir}, so ${lost.length === 1 ? "that page is" : "those pages are"} built without comments; the other ${after.size} pages keep theirs`,
-    );
-  });
+  it.each(damages.filter(([name]) => !name.startsWith("a byte")))(
+    "names the pages of a module with %s, and keeps the rest",
+    async (name, damage) => {
+      const built = await builtSite();
+      const module = built.module(2);
+      damage(module);
+      await down(() => sync(built.context));
+      const after = await storedComments(built.context);
+      for (const [id, page] of after) expect(page).toEqual(built.before.get(id));
+      const lost = [...built.before.keys()].filter((id) => !after.has(id)).sort();
+      // A data file cut short still holds the pages before the cut, whole.
+      if (name === "its data file cut short") {
+        expect(lost.length).toBeGreaterThan(0);
+        expect(lost.length).toBeLessThan(module.pages.length);
+        expect(module.pages).toEqual(expect.arrayContaining(lost));
+      } else expect(lost).toEqual(module.pages);
+      const listed = lost.length > 5 ? `${lost.slice(0, 5).join(", ")} and ${lost.length - 5} more` : lost.join(", ");
+      expect(built.lines.filter((line) => line.startsWith("WARN"))[0]).toBe(
+        `WARN the saved comments of ${listed} are missing or damaged in ${commentModules(built.context.config).dir}, so ${lost.length === 1 ? "that page is" : "those pages are"} built without comments; the other ${after.size} pages keep theirs`,
+      );
+    },
+  );
 
   /** The next build after Astro cleared its store (a config or version change), during an outage. */
   const afterClearing = (built: { context: LoaderContext }) =>
-    loaderContext({ root: built.context.config.root, cacheDir: built.context.config.cacheDir, store: memoryStore(), meta: memoryMeta() });
-  const cacheFile = (built: { context: LoaderContext }, name: string) => fileURLToPath(new URL(`astro-comments/${name}`, built.context.config.cacheDir));
+    loaderContext({
+      root: built.context.config.root,
+      cacheDir: built.context.config.cacheDir,
+      store: memoryStore(),
+      meta: memoryMeta(),
+    });
+  const cacheFile = (built: { context: LoaderContext }, name: string) =>
+    fileURLToPath(new URL(`astro-comments/${name}`, built.context.config.cacheDir));
 
   it("keeps the whole entries of a saved list cut short, and says how many pages it lost", async () => {
     const built = await builtSite();
@@ -189,7 +213,9 @@ describe("a damaged comment cache, with the service down", () => {
     const cleared = afterClearing(built);
     await down(() => sync(cleared.context, site({ maxStaleHours: 1 })));
     expect(await storedComments(cleared.context)).toEqual(built.before);
-    expect(cleared.lines.at(-1)).toMatch(/^WARN showing the comments as of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+ pages\)/);
+    expect(cleared.lines.at(-1)).toMatch(
+      /^WARN showing the comments as of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+ pages\)/,
+    );
   });
 
   it("keeps the newer copy when a build was killed after the loader saved its copy but before Astro saved its store", async () => {
@@ -202,14 +228,20 @@ describe("a damaged comment cache, with the service down", () => {
     // The next build: one comment approved, the replaced modules an hour old, so they are pruned.
     for (const filePath of built.filePaths) {
       const old = new Date(Date.now() - 2 * 3_600_000);
-      for (const file of [filePath, filePath.replace(/\.mjs$/, ".json")]) utimesSync(fileURLToPath(new URL(file, built.context.config.root)), old, old);
+      for (const file of [filePath, filePath.replace(/\.mjs$/, ".json")])
+        utimesSync(fileURLToPath(new URL(file, built.context.config.root)), old, old);
     }
     mock.store.approvePending(1);
     await sync(built.context);
     const newer = await storedComments(built.context);
     expect(newer).not.toEqual(built.before);
     // Killed: Astro's store is the old one, and the service is down.
-    const killed = loaderContext({ root: built.context.config.root, cacheDir: built.context.config.cacheDir, store: oldStore as DataStore, meta: oldMeta });
+    const killed = loaderContext({
+      root: built.context.config.root,
+      cacheDir: built.context.config.cacheDir,
+      store: oldStore as DataStore,
+      meta: oldMeta,
+    });
     await down(() => sync(killed.context));
     expect(await storedComments(killed.context)).toEqual(newer);
     expect(killed.lines.filter((line) => line.startsWith("WARN"))).toHaveLength(1);
@@ -222,7 +254,9 @@ describe("a damaged comment cache at render time", () => {
     const { file, pages } = built.module(0);
     flipPage(file, pages[0]!);
     const source = readFileSync(file, "utf8").replace(/^export \{ Comments as Content \} from "[^"]+";$/m, "");
-    const module = (await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`)) as { frontmatter: Record<string, PageCommentsData | undefined> };
+    const module = (await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`)) as {
+      frontmatter: Record<string, PageCommentsData | undefined>;
+    };
     expect(module.frontmatter[pages[0]!]).toBeUndefined();
     for (const page of pages.slice(1)) expect(module.frontmatter[page]).toEqual(built.before.get(page));
   });

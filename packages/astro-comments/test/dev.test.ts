@@ -29,7 +29,12 @@ describe("astro dev", () => {
       expect(articles(before), before.slice(0, 2000)).toBeGreaterThan(0);
       expect(before).not.toContain("Approved while the dev server ran");
 
-      mock.addComment({ domain: "example.com", path: `${showcasePaths.hello}/`, name: "Late Reader", content: "Approved while the dev server ran." });
+      mock.addComment({
+        domain: "example.com",
+        path: `${showcasePaths.hello}/`,
+        name: "Late Reader",
+        content: "Approved while the dev server ran.",
+      });
       expect((await fetch(`${dev.url}/_astro-comments/refresh`)).status).toBe(405);
       const refreshed = await fetch(`${dev.url}/_astro-comments/refresh`, { method: "POST" });
       expect(refreshed.status).toBe(200);

@@ -24,7 +24,10 @@ const starlightFixture = fileURLToPath(new URL("./fixtures/starlight-site/", imp
 
 /** The repository's Markdown files (tracked, or new and not ignored), relative to its root. */
 function markdownFiles(): string[] {
-  const listing = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md"], { cwd: repoRoot, encoding: "utf8" });
+  const listing = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
   if (listing.status !== 0) throw new Error(`git ls-files failed in ${repoRoot}: ${listing.stderr}`);
   return listing.stdout.split("\n").filter(Boolean);
 }
@@ -53,7 +56,11 @@ function brokenLinks(cwd: string, files: readonly string[]): Promise<string[]> {
       (error, _code, context) => {
         if (error) return reject(error);
         const files = (context?.files ?? []) as VFile[];
-        resolve(files.flatMap((file) => file.messages.map((message) => `${relative(cwd, file.path)}:${message.line ?? "?"}: ${message.reason}`)));
+        resolve(
+          files.flatMap((file) =>
+            file.messages.map((message) => `${relative(cwd, file.path)}:${message.line ?? "?"}: ${message.reason}`),
+          ),
+        );
       },
     );
   });
@@ -89,7 +96,10 @@ describe("links in the repository's Markdown", () => {
       mkdirSync(dirname(join(work, path)), { recursive: true });
       writeFileSync(join(work, path), text);
     };
-    write("README.md", "# Home\n\n[ok](docs/guide.md#setup) [gone](docs/missing.md) [here](#nowhere) [there](docs/guide.md#no-such-heading)\n");
+    write(
+      "README.md",
+      "# Home\n\n[ok](docs/guide.md#setup) [gone](docs/missing.md) [here](#nowhere) [there](docs/guide.md#no-such-heading)\n",
+    );
     write("docs/guide.md", "# Guide\n\n## Setup\n\n[back](../README.md#home)\n");
     const problems = await brokenLinks(work, ["README.md", "docs/guide.md"]);
     expect(problems).toHaveLength(3);
@@ -108,12 +118,23 @@ describe("links in the repository's Markdown", () => {
 
 describe("commands in the user docs", () => {
   // The guides other issues own say for themselves which test runs their commands.
-  const guides = () => markdownFiles().filter((file) => file === "README.md" || file === "CONTRIBUTING.md" || (file.startsWith("docs/") && !["docs/mock-and-ci.md", "docs/rebuild-on-change.md"].includes(file)));
+  const guides = () =>
+    markdownFiles().filter(
+      (file) =>
+        file === "README.md" ||
+        file === "CONTRIBUTING.md" ||
+        (file.startsWith("docs/") && !["docs/mock-and-ci.md", "docs/rebuild-on-change.md"].includes(file)),
+    );
 
   it("name only npm scripts this repository has", () => {
-    const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const { scripts } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
     const named = guides().flatMap((file) =>
-      [...readFileSync(join(repoRoot, file), "utf8").matchAll(/\bnpm (?:run (\S+)|(start|test)\b)/g)].map((match) => ({ file, script: (match[1] ?? match[2])!.replace(/[`'",.;:)]+$/, "") })),
+      [...readFileSync(join(repoRoot, file), "utf8").matchAll(/\bnpm (?:run (\S+)|(start|test)\b)/g)].map((match) => ({
+        file,
+        script: (match[1] ?? match[2])!.replace(/[`'",.;:)]+$/, ""),
+      })),
     );
     expect(named.map(({ script }) => script)).toContain("bench");
     expect(named.filter(({ script }) => !(script in scripts))).toEqual([]);
@@ -122,7 +143,13 @@ describe("commands in the user docs", () => {
 
 describe("the package manifests", () => {
   // The project has no public repository: a link to one that may not exist is worse than none.
-  it.each(["package.json", "schema/package.json", "mock-server/package.json", "packages/astro-comments/package.json", "examples/site/package.json"])("%s names no repository, homepage or issue tracker", (path) => {
+  it.each([
+    "package.json",
+    "schema/package.json",
+    "mock-server/package.json",
+    "packages/astro-comments/package.json",
+    "examples/site/package.json",
+  ])("%s names no repository, homepage or issue tracker", (path) => {
     const manifest = JSON.parse(readFileSync(join(repoRoot, path), "utf8")) as Record<string, unknown>;
     expect(Object.keys(manifest).filter((key) => ["repository", "homepage", "bugs"].includes(key))).toEqual([]);
   });
@@ -140,7 +167,12 @@ describe("the options tables", () => {
 });
 
 describe("docs/starlight.md", () => {
-  it.each(["astro.config.mjs", "src/content.config.mjs", "src/components/Footer.astro"])("shows %s of the site the Starlight test builds, exactly", (file) => {
-    expect(codeBlocks(readFileSync(starlightGuide, "utf8"))).toContain(readFileSync(join(starlightFixture, file), "utf8"));
-  });
+  it.each(["astro.config.mjs", "src/content.config.mjs", "src/components/Footer.astro"])(
+    "shows %s of the site the Starlight test builds, exactly",
+    (file) => {
+      expect(codeBlocks(readFileSync(starlightGuide, "utf8"))).toContain(
+        readFileSync(join(starlightFixture, file), "utf8"),
+      );
+    },
+  );
 });

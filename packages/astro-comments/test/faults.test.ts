@@ -7,11 +7,24 @@ import { recordingSleep } from "./helpers/servers.ts";
 
 async function crawl(url: string, token: string) {
   const client = createCommentsClient({
-    endpoint: new URL("/api/comments", url), token, domain: "example.com", timeoutMs: 5_000, connections: 6,
-    maxResponseBytes: 10_000_000, random: () => 0.5, sleep: recordingSleep().sleep, retryPolicy: { retries: 4 },
+    endpoint: new URL("/api/comments", url),
+    token,
+    domain: "example.com",
+    timeoutMs: 5_000,
+    connections: 6,
+    maxResponseBytes: 10_000_000,
+    random: () => 0.5,
+    sleep: recordingSleep().sleep,
+    retryPolicy: { retries: 4 },
   });
   try {
-    const result = await crawlAllPages({ collect: collectThreads, fetchPage: client.fetchPage, endpoint: url, perPage: 25, concurrency: 6 });
+    const result = await crawlAllPages({
+      collect: collectThreads,
+      fetchPage: client.fetchPage,
+      endpoint: url,
+      perPage: 25,
+      concurrency: 6,
+    });
     return { result, retries: client.retries };
   } finally {
     await client.close();
@@ -27,8 +40,14 @@ describe("faults", () => {
       const faulty = await startMockServer({
         dataset,
         faults: {
-          seed, errorRate: 0.25, dropRate: 0.15, latencyMs: 2, latencySpikeRate: 0.1, latencySpikeMs: 30,
-          rateLimit: { limit: 400, windowMs: 60_000 }, maxConsecutiveFaults: 3,
+          seed,
+          errorRate: 0.25,
+          dropRate: 0.15,
+          latencyMs: 2,
+          latencySpikeRate: 0.1,
+          latencySpikeMs: 30,
+          rateLimit: { limit: 400, windowMs: 60_000 },
+          maxConsecutiveFaults: 3,
           approveDuringCrawl: { afterRequests: 3, count: 2 },
         },
       });
@@ -36,7 +55,10 @@ describe("faults", () => {
       const clean = await startMockServer({ dataset });
       clean.store.approvePending(2);
       try {
-        const [withFaults, withoutFaults] = [await crawl(faulty.url, faulty.token), await crawl(clean.url, clean.token)];
+        const [withFaults, withoutFaults] = [
+          await crawl(faulty.url, faulty.token),
+          await crawl(clean.url, clean.token),
+        ];
         expect(withFaults.result.result).toEqual(withoutFaults.result.result);
         expect(withFaults.result.total).toBe(withoutFaults.result.total);
         crawls.push(withFaults.result.crawls);

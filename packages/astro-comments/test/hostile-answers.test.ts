@@ -60,17 +60,31 @@ let answered = 0;
 const tokenSeenElsewhere: string[] = [];
 
 async function upstream(req: IncomingMessage) {
-  const response = await fetch(new URL(req.url!, mock.url), { headers: { authorization: req.headers.authorization ?? "", accept: "application/json" } });
-  return { status: response.status, contentType: response.headers.get("content-type") ?? "", text: await response.text() };
+  const response = await fetch(new URL(req.url!, mock.url), {
+    headers: { authorization: req.headers.authorization ?? "", accept: "application/json" },
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    text: await response.text(),
+  };
 }
 
 beforeAll(async () => {
   mock = await startMockServer({ token: TOKEN, dataset: { seed: 25, size: 30 } });
   api = await serve((req, res) => {
-    const a: Answer = { req, res, upstream: () => upstream(req), page: async () => JSON.parse((await upstream(req)).text) as Page, n: answered++ };
+    const a: Answer = {
+      req,
+      res,
+      upstream: () => upstream(req),
+      page: async () => JSON.parse((await upstream(req)).text) as Page,
+      n: answered++,
+    };
     // A handler that throws (Node refuses some headers) drops the connection rather than hanging it.
     const handler = answer ?? passThrough;
-    void Promise.resolve(a).then(handler).catch((error: unknown) => res.destroy(error as Error));
+    void Promise.resolve(a)
+      .then(handler)
+      .catch((error: unknown) => res.destroy(error as Error));
   });
   // Another host, as far as the client can tell: whatever reaches it is recorded.
   elsewhere = await serve((req, res) => {
@@ -86,7 +100,8 @@ async function passThrough({ res, upstream: fetchUpstream }: Answer) {
   const { status, contentType, text } = await fetchUpstream();
   res.writeHead(status, { "content-type": contentType }).end(text);
 }
-const json = (res: ServerResponse, body: string | Buffer, status = 200, headers: Record<string, string> = {}) => res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
+const json = (res: ServerResponse, body: string | Buffer, status = 200, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
 /** Bytes as they go on the wire, for what Node's own server refuses to write (control bytes in headers). */
 const raw = (res: ServerResponse, bytes: string) => res.socket!.end(Buffer.from(bytes, "latin1"));
 const spoil = (edit: (page: Page) => unknown) => async (a: Answer) => {
@@ -96,7 +111,8 @@ const spoil = (edit: (page: Page) => unknown) => async (a: Answer) => {
 };
 /** A thread whose replies are nested `depth` deep, as JSON text (JSON.stringify would run out of stack first). */
 const deepThread = (depth: number) => {
-  const fields = '"created_at":"2024-01-01T00:00:00.000000Z","content":"x","html":"<p>x</p>","status":"approved","name":"Deep","path":"/deep"';
+  const fields =
+    '"created_at":"2024-01-01T00:00:00.000000Z","content":"x","html":"<p>x</p>","status":"approved","name":"Deep","path":"/deep"';
   return `${`{${fields},"children":[`.repeat(depth)}{${fields},"children":[]}${"]}".repeat(depth)}`;
 };
 /** A body sent as fast as the client takes it: `bytes` long, or never ending. */
@@ -129,60 +145,342 @@ const reason = (what: string) => new RegExp(`${what}.*${url}`);
 
 const cases: Case[] = [
   // Issue 25's list.
-  { name: "a PHP notice before the JSON (HTTP 200, application/json)", answer: async (a) => json(a.res, `<br />\n<b>Deprecated</b>:  Function x() is deprecated in <b>/var/www/api.php</b> on line <b>3</b><br />\n${(await a.upstream()).text}`), outcome: reason(String.raw`the response is not valid JSON \(Unexpected token '<'; starts "<br />\\n<b>Deprecated</b>`) },
-  { name: "control bytes and a terminal title command before the JSON", answer: async (a) => json(a.res, `${HOSTILE_TEXT}${(await a.upstream()).text}`), outcome: reason(String.raw`not valid JSON \(Unexpected token '\\x00'; starts "\\x00\\x08\\x1b\]0;PWNED\\x07`) },
-  { name: "control bytes, bidi overrides and NUL inside names, bodies and paths", answer: spoil((page) => {
-    page.data.forEach((comment, i) => Object.assign(comment, { name: `Ann${HOSTILE_TEXT}`, content: `c${HOSTILE_TEXT}`, html: i % 2 ? "" : `<p>b${HOSTILE_TEXT}&#0;&#1;</p>` }));
-    // A path the site builds no page for, percent-encoded: decoded to a page key, it holds ESC and NUL.
-    Object.assign(page.data[0]!, { path: "/posts/evil%1b]0;PWNED%07%00%E2%80%AE/" });
-  }), outcome: "ok" },
-  { name: "a UTF-8 byte order mark before the JSON", answer: async (a) => json(a.res, `\ufeff${(await a.upstream()).text}`), outcome: "ok" },
-  { name: "replies nested 10,000 deep", answer: async (a) => json(a.res, (await a.upstream()).text.replace('"data":[', `"data":[${deepThread(10_000)},`)), outcome: reason("does not match the comments API contract") },
-  { name: "a 60 MiB body (maxResponseBytes 5 MiB)", answer: (a) => flood(a.res, Buffer.alloc(64 * 1024, 0x20), 60 * 1024 * 1024), options: { maxResponseBytes: 5 * 1024 * 1024 }, outcome: reason("a response was larger than 5242880 bytes") },
-  { name: "a body that never ends, sent as fast as it is read", answer: (a) => flood(a.res, Buffer.from('{"data":[{"x":"\u001b]0;PWNED\u0007"},'.repeat(1000))), options: { maxResponseBytes: 2 * 1024 * 1024 }, outcome: reason("larger than 2097152 bytes") },
-  { name: "a body that never ends, trickled", answer: (a) => trickle(a.res, '{"data":['), options: short, outcome: reason("the response body was still arriving after") },
-  { name: "a gzip bomb (Content-Encoding: gzip, 100 MiB of spaces)", answer: (a) => json(a.res, gzipSync(Buffer.alloc(100 * 1024 * 1024, 0x20), { level: 9 }), 200, { "content-encoding": "gzip" }), outcome: reason(String.raw`not valid JSON .*starts "\\x1f`) },
-  { name: "a truncated gzip body", answer: async (a) => json(a.res, gzipSync((await a.upstream()).text).subarray(0, 40), 200, { "content-encoding": "gzip" }), outcome: reason("not valid JSON") },
-  { name: "__proto__ and duplicate keys", answer: async (a) => json(a.res, (await a.upstream()).text.replace('"meta":{', '"meta":{"__proto__":{"polluted":1},"total":-5,').replace('"name":', '"__proto__":{"polluted":1},"name":"first","name":')), outcome: "ok" },
-  { name: "last_page 1e12", answer: spoil((page) => void (page.meta.last_page = 1e12)), outcome: reason("meta is inconsistent") },
-  { name: "last_page -1", answer: spoil((page) => void (page.meta.last_page = -1)), outcome: reason("(does not match the comments API contract|meta is inconsistent)") },
-  { name: "last_page 2.5", answer: spoil((page) => void (page.meta.last_page = 2.5)), outcome: reason("does not match the comments API contract") },
-  { name: "a captive portal's login page", answer: (a) => a.res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end('<!DOCTYPE html>\n<html><head><title>Hotel Wi-Fi \u2014 Log in</title><script>location="/login"</script></head>\n<body><form action="/login"><input name="room"></form></body></html>'), outcome: reason(String.raw`expected JSON but the response is "text/html" \(starts "<!DOCTYPE html>\\n<html>`) },
-  { name: "a 301 to another host, with user and password in Location", answer: (a) => a.res.writeHead(301, { location: `${elsewhere.url.replace("http://", "http://user:hunter2@")}/api/comments?token=${TOKEN}` }).end(), outcome: new RegExp(`redirected the request to "http://127\\.0\\.0\\.1:\\d+/api/comments\\?token=\\[token\\]", and redirects are not followed.*${url}.*Set COMMENTS_API_URL \\(or the apiUrl option\\) to the final address, http://127\\.0\\.0\\.1:\\d+, if you trust it`) },
-  ...[302, 303, 307, 308].map((status): Case => ({ name: `a ${status} to another host`, answer: (a) => a.res.writeHead(status, { location: `${elsewhere.url}/v2/api/comments` }).end(), outcome: new RegExp(`redirected the request to "http://127\\.0\\.0\\.1:\\d+/v2/api/comments".*${url}.*to the final address, http://127\\.0\\.0\\.1:\\d+/v2, if you trust it`) })),
-  { name: "a redirect whose Location holds an ESC and a newline", answer: (a) => raw(a.res, `HTTP/1.1 302 Found\r\nLocation: /x\u001b]0;PWNED\u0007\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`), options: short, outcome: reason("(redirected|connection failed)") },
-  { name: "a list that never holds still", answer: spoil((page) => {
-    // Every answer holds one more page of comments than the one before, in meta that adds up.
-    const grown = answered;
-    Object.assign(page.meta, { total: Number(page.meta.total) + grown * Number(page.meta.per_page), last_page: Number(page.meta.last_page) + grown });
-  }), options: { perPage: 5 }, outcome: new RegExp(`the comments kept changing during 3 crawls.*${url}`) },
+  {
+    name: "a PHP notice before the JSON (HTTP 200, application/json)",
+    answer: async (a) =>
+      json(
+        a.res,
+        `<br />\n<b>Deprecated</b>:  Function x() is deprecated in <b>/var/www/api.php</b> on line <b>3</b><br />\n${(await a.upstream()).text}`,
+      ),
+    outcome: reason(
+      String.raw`the response is not valid JSON \(Unexpected token '<'; starts "<br />\\n<b>Deprecated</b>`,
+    ),
+  },
+  {
+    name: "control bytes and a terminal title command before the JSON",
+    answer: async (a) => json(a.res, `${HOSTILE_TEXT}${(await a.upstream()).text}`),
+    outcome: reason(String.raw`not valid JSON \(Unexpected token '\\x00'; starts "\\x00\\x08\\x1b\]0;PWNED\\x07`),
+  },
+  {
+    name: "control bytes, bidi overrides and NUL inside names, bodies and paths",
+    answer: spoil((page) => {
+      page.data.forEach((comment, i) =>
+        Object.assign(comment, {
+          name: `Ann${HOSTILE_TEXT}`,
+          content: `c${HOSTILE_TEXT}`,
+          html: i % 2 ? "" : `<p>b${HOSTILE_TEXT}&#0;&#1;</p>`,
+        }),
+      );
+      // A path the site builds no page for, percent-encoded: decoded to a page key, it holds ESC and NUL.
+      Object.assign(page.data[0]!, { path: "/posts/evil%1b]0;PWNED%07%00%E2%80%AE/" });
+    }),
+    outcome: "ok",
+  },
+  {
+    name: "a UTF-8 byte order mark before the JSON",
+    answer: async (a) => json(a.res, `\ufeff${(await a.upstream()).text}`),
+    outcome: "ok",
+  },
+  {
+    name: "replies nested 10,000 deep",
+    answer: async (a) => json(a.res, (await a.upstream()).text.replace('"data":[', `"data":[${deepThread(10_000)},`)),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "a 60 MiB body (maxResponseBytes 5 MiB)",
+    answer: (a) => flood(a.res, Buffer.alloc(64 * 1024, 0x20), 60 * 1024 * 1024),
+    options: { maxResponseBytes: 5 * 1024 * 1024 },
+    outcome: reason("a response was larger than 5242880 bytes"),
+  },
+  {
+    name: "a body that never ends, sent as fast as it is read",
+    answer: (a) => flood(a.res, Buffer.from('{"data":[{"x":"\u001b]0;PWNED\u0007"},'.repeat(1000))),
+    options: { maxResponseBytes: 2 * 1024 * 1024 },
+    outcome: reason("larger than 2097152 bytes"),
+  },
+  {
+    name: "a body that never ends, trickled",
+    answer: (a) => trickle(a.res, '{"data":['),
+    options: short,
+    outcome: reason("the response body was still arriving after"),
+  },
+  {
+    name: "a gzip bomb (Content-Encoding: gzip, 100 MiB of spaces)",
+    answer: (a) =>
+      json(a.res, gzipSync(Buffer.alloc(100 * 1024 * 1024, 0x20), { level: 9 }), 200, { "content-encoding": "gzip" }),
+    outcome: reason(String.raw`not valid JSON .*starts "\\x1f`),
+  },
+  {
+    name: "a truncated gzip body",
+    answer: async (a) =>
+      json(a.res, gzipSync((await a.upstream()).text).subarray(0, 40), 200, { "content-encoding": "gzip" }),
+    outcome: reason("not valid JSON"),
+  },
+  {
+    name: "__proto__ and duplicate keys",
+    answer: async (a) =>
+      json(
+        a.res,
+        (await a.upstream()).text
+          .replace('"meta":{', '"meta":{"__proto__":{"polluted":1},"total":-5,')
+          .replace('"name":', '"__proto__":{"polluted":1},"name":"first","name":'),
+      ),
+    outcome: "ok",
+  },
+  {
+    name: "last_page 1e12",
+    answer: spoil((page) => void (page.meta.last_page = 1e12)),
+    outcome: reason("meta is inconsistent"),
+  },
+  {
+    name: "last_page -1",
+    answer: spoil((page) => void (page.meta.last_page = -1)),
+    outcome: reason("(does not match the comments API contract|meta is inconsistent)"),
+  },
+  {
+    name: "last_page 2.5",
+    answer: spoil((page) => void (page.meta.last_page = 2.5)),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "a captive portal's login page",
+    answer: (a) =>
+      a.res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        .end(
+          '<!DOCTYPE html>\n<html><head><title>Hotel Wi-Fi \u2014 Log in</title><script>location="/login"</script></head>\n<body><form action="/login"><input name="room"></form></body></html>',
+        ),
+    outcome: reason(String.raw`expected JSON but the response is "text/html" \(starts "<!DOCTYPE html>\\n<html>`),
+  },
+  {
+    name: "a 301 to another host, with user and password in Location",
+    answer: (a) =>
+      a.res
+        .writeHead(301, {
+          location: `${elsewhere.url.replace("http://", "http://user:hunter2@")}/api/comments?token=${TOKEN}`,
+        })
+        .end(),
+    outcome: new RegExp(
+      `redirected the request to "http://127\\.0\\.0\\.1:\\d+/api/comments\\?token=\\[token\\]", and redirects are not followed.*${url}.*Set COMMENTS_API_URL \\(or the apiUrl option\\) to the final address, http://127\\.0\\.0\\.1:\\d+, if you trust it`,
+    ),
+  },
+  ...[302, 303, 307, 308].map(
+    (status): Case => ({
+      name: `a ${status} to another host`,
+      answer: (a) => a.res.writeHead(status, { location: `${elsewhere.url}/v2/api/comments` }).end(),
+      outcome: new RegExp(
+        `redirected the request to "http://127\\.0\\.0\\.1:\\d+/v2/api/comments".*${url}.*to the final address, http://127\\.0\\.0\\.1:\\d+/v2, if you trust it`,
+      ),
+    }),
+  ),
+  {
+    name: "a redirect whose Location holds an ESC and a newline",
+    answer: (a) =>
+      raw(
+        a.res,
+        `HTTP/1.1 302 Found\r\nLocation: /x\u001b]0;PWNED\u0007\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      ),
+    options: short,
+    outcome: reason("(redirected|connection failed)"),
+  },
+  {
+    name: "a list that never holds still",
+    answer: spoil((page) => {
+      // Every answer holds one more page of comments than the one before, in meta that adds up.
+      const grown = answered;
+      Object.assign(page.meta, {
+        total: Number(page.meta.total) + grown * Number(page.meta.per_page),
+        last_page: Number(page.meta.last_page) + grown,
+      });
+    }),
+    options: { perPage: 5 },
+    outcome: new RegExp(`the comments kept changing during 3 crawls.*${url}`),
+  },
   // More of our own.
-  { name: "JSON sent as application/xml", answer: async (a) => a.res.writeHead(200, { "content-type": "application/xml" }).end((await a.upstream()).text), outcome: reason('expected JSON but the response is "application/xml"') },
-  { name: "a content type that carries an ESC", answer: async (a) => raw(a.res, `HTTP/1.1 200 OK\r\nContent-Type: text/\u001b]0;PWNED\u0007html\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`), options: short, outcome: reason("(expected JSON|connection failed)") },
-  { name: "UTF-16 JSON labelled charset=utf-16", answer: async (a) => json(a.res, Buffer.from(`\ufeff${(await a.upstream()).text}`, "utf16le"), 200, { "content-type": "application/json; charset=utf-16" }), outcome: reason("not valid JSON") },
-  { name: "Latin-1 bytes (invalid UTF-8) in a name", answer: async (a) => json(a.res, Buffer.from((await a.upstream()).text.replace(/"name":"/, '"name":"Zo\u00eb \u0085\u0080 '), "latin1")), outcome: "ok" },
-  { name: "64 KiB of response headers", answer: async (a) => a.res.writeHead(200, { "content-type": "application/json", "x-padding": "x".repeat(64 * 1024) }).end((await a.upstream()).text), options: short, outcome: reason("(connection failed|did not answer)") },
-  { name: "Retry-After of 99,999,999,999 seconds", answer: (a) => json(a.res, '{"message":"Too Many Attempts."}', 429, { "retry-after": "99999999999" }), options: { rateLimitWait: 60_000 }, outcome: reason("rate limit asks to wait 99999999999 s \\(Retry-After\\), more than") },
-  { name: "Retry-After that is not a number", answer: (a) => json(a.res, "{}", 429, { "retry-after": "soon, NaN" }), options: { rateLimitWait: 5_000 }, outcome: reason("rate limit asks to wait") },
-  { name: "negative and NaN-like numbers in meta", answer: spoil((page) => void Object.assign(page.meta, { total: -1, per_page: "NaN", current_page: null })), outcome: reason("does not match the comments API contract") },
-  { name: "numbers as decimal strings (Laravel 8)", answer: spoil((page) => void Object.assign(page.meta, Object.fromEntries(Object.entries(page.meta).map(([k, v]) => [k, typeof v === "number" ? String(v) : v])))), outcome: "ok" },
-  { name: "a number as \"1e3\"", answer: spoil((page) => void (page.meta.total = "1e3")), outcome: reason("does not match the comments API contract") },
-  { name: "null for data", answer: spoil((page) => void (page.data = null as never)), outcome: reason("does not match the comments API contract") },
-  { name: "null for a name and an unknown status", answer: spoil((page) => void Object.assign(page.data[0]!, { name: null, status: "spam\u001b[31m" })), outcome: reason("does not match the comments API contract") },
-  { name: "a created_at with NUL and a date that does not exist", answer: spoil((page) => { page.data[0]!.created_at = "2024-01-01T00:00:00.000000Z\u0000"; if (page.data[1]) page.data[1].created_at = "2024-02-31T25:61:00.000000Z"; }), outcome: reason("does not match the comments API contract") },
-  { name: "extra fields everywhere", answer: spoil((page) => ({ ...page, debug: { sql: "select *" }, meta: { ...page.meta, extra: 1 }, data: page.data.map((c) => ({ ...c, ip: "10.0.0.1", "\u001b]0;x\u0007": 1 })) })), outcome: "ok" },
-  { name: "an unknown key holding an ESC in a contract error", answer: spoil((page) => void (page.meta["\u001b]0;PWNED\u0007"] = null, (page.meta.total = "x"))), outcome: reason("does not match the comments API contract") },
-  { name: "HTTP 200 with an error body", answer: (a) => json(a.res, '{"message":"Server Error\\u001b]0;PWNED\\u0007\\n  at Illuminate\\\\Foundation"}'), outcome: reason("does not match the comments API contract") },
-  { name: "an empty 200", answer: (a) => json(a.res, ""), outcome: reason("not valid JSON \\(Unexpected end of JSON input; starts \"\"\\)") },
+  {
+    name: "JSON sent as application/xml",
+    answer: async (a) => a.res.writeHead(200, { "content-type": "application/xml" }).end((await a.upstream()).text),
+    outcome: reason('expected JSON but the response is "application/xml"'),
+  },
+  {
+    name: "a content type that carries an ESC",
+    answer: async (a) =>
+      raw(
+        a.res,
+        `HTTP/1.1 200 OK\r\nContent-Type: text/\u001b]0;PWNED\u0007html\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`,
+      ),
+    options: short,
+    outcome: reason("(expected JSON|connection failed)"),
+  },
+  {
+    name: "UTF-16 JSON labelled charset=utf-16",
+    answer: async (a) =>
+      json(a.res, Buffer.from(`\ufeff${(await a.upstream()).text}`, "utf16le"), 200, {
+        "content-type": "application/json; charset=utf-16",
+      }),
+    outcome: reason("not valid JSON"),
+  },
+  {
+    name: "Latin-1 bytes (invalid UTF-8) in a name",
+    answer: async (a) =>
+      json(
+        a.res,
+        Buffer.from((await a.upstream()).text.replace(/"name":"/, '"name":"Zo\u00eb \u0085\u0080 '), "latin1"),
+      ),
+    outcome: "ok",
+  },
+  {
+    name: "64 KiB of response headers",
+    answer: async (a) =>
+      a.res
+        .writeHead(200, { "content-type": "application/json", "x-padding": "x".repeat(64 * 1024) })
+        .end((await a.upstream()).text),
+    options: short,
+    outcome: reason("(connection failed|did not answer)"),
+  },
+  {
+    name: "Retry-After of 99,999,999,999 seconds",
+    answer: (a) => json(a.res, '{"message":"Too Many Attempts."}', 429, { "retry-after": "99999999999" }),
+    options: { rateLimitWait: 60_000 },
+    outcome: reason("rate limit asks to wait 99999999999 s \\(Retry-After\\), more than"),
+  },
+  {
+    name: "Retry-After that is not a number",
+    answer: (a) => json(a.res, "{}", 429, { "retry-after": "soon, NaN" }),
+    options: { rateLimitWait: 5_000 },
+    outcome: reason("rate limit asks to wait"),
+  },
+  {
+    name: "negative and NaN-like numbers in meta",
+    answer: spoil((page) => void Object.assign(page.meta, { total: -1, per_page: "NaN", current_page: null })),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "numbers as decimal strings (Laravel 8)",
+    answer: spoil(
+      (page) =>
+        void Object.assign(
+          page.meta,
+          Object.fromEntries(Object.entries(page.meta).map(([k, v]) => [k, typeof v === "number" ? String(v) : v])),
+        ),
+    ),
+    outcome: "ok",
+  },
+  {
+    name: 'a number as "1e3"',
+    answer: spoil((page) => void (page.meta.total = "1e3")),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "null for data",
+    answer: spoil((page) => void (page.data = null as never)),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "null for a name and an unknown status",
+    answer: spoil((page) => void Object.assign(page.data[0]!, { name: null, status: "spam\u001b[31m" })),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "a created_at with NUL and a date that does not exist",
+    answer: spoil((page) => {
+      page.data[0]!.created_at = "2024-01-01T00:00:00.000000Z\u0000";
+      if (page.data[1]) page.data[1].created_at = "2024-02-31T25:61:00.000000Z";
+    }),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "extra fields everywhere",
+    answer: spoil((page) => ({
+      ...page,
+      debug: { sql: "select *" },
+      meta: { ...page.meta, extra: 1 },
+      data: page.data.map((c) => ({ ...c, ip: "10.0.0.1", "\u001b]0;x\u0007": 1 })),
+    })),
+    outcome: "ok",
+  },
+  {
+    name: "an unknown key holding an ESC in a contract error",
+    answer: spoil((page) => void ((page.meta["\u001b]0;PWNED\u0007"] = null), (page.meta.total = "x"))),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "HTTP 200 with an error body",
+    answer: (a) => json(a.res, '{"message":"Server Error\\u001b]0;PWNED\\u0007\\n  at Illuminate\\\\Foundation"}'),
+    outcome: reason("does not match the comments API contract"),
+  },
+  {
+    name: "an empty 200",
+    answer: (a) => json(a.res, ""),
+    outcome: reason('not valid JSON \\(Unexpected end of JSON input; starts ""\\)'),
+  },
   { name: "a 204 No Content", answer: (a) => a.res.writeHead(204).end(), outcome: reason("not valid JSON") },
-  { name: "a body shorter than its Content-Length", answer: async (a) => raw(a.res, `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n${(await a.upstream()).text.slice(0, 500)}`), options: prompt, outcome: reason("the connection failed in the middle of the response body") },
-  { name: "slowloris headers", answer: (a) => { a.res.socket!.write("HTTP/1.1 200 OK\r\n"); const timer = setInterval(() => a.res.socket!.write("X-A: b\r\n"), 20); a.res.socket!.once("close", () => clearInterval(timer)); }, options: short, outcome: reason("no response headers within") },
-  { name: "a 500 with an HTML stack trace and control bytes", answer: (a) => a.res.writeHead(500, { "content-type": "text/html" }).end(`<pre>PDOException ${HOSTILE_TEXT}\n  at /var/www/app.php:3</pre>`), options: { retries: 1 }, outcome: reason("the comments API kept failing") },
-  { name: "a 422 whose messages carry control bytes", answer: (a) => json(a.res, JSON.stringify({ message: "invalid", errors: { domain: [`bad${HOSTILE_TEXT}`] } }), 422), outcome: reason(String.raw`refused the request \("domain: bad\\x00\\x08\\x1b\]0;PWNED`) },
-  { name: "a 422 for per_page that quotes a terminal command", answer: (a) => json(a.res, JSON.stringify({ message: "invalid", errors: { per_page: [`must be less\u001b]0;PWNED\u0007`] } }), 422), options: { perPage: 20 }, outcome: reason(String.raw`refused per_page=20 \("must be less\\x1b\]0;PWNED\\x07"\)`) },
-  { name: "a status line with an ESC in its reason phrase", answer: (a) => raw(a.res, "HTTP/1.1 418 I\u001b]0;PWNED\u0007 am a teapot\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), options: short, outcome: reason("(refused the request|connection failed)") },
-  { name: "an error page that echoes the Authorization header where the excerpt is cut", answer: (a) => a.res.writeHead(200, { "content-type": "text/html" }).end(`<p>${"-".repeat(38)} ${a.req.headers.authorization}</p>`), outcome: reason(String.raw`expected JSON but the response is "text/html" \(starts "<p>-+ Bearer \[token\]</p>"\)`) },
-  { name: "a connection closed before any answer", answer: (a) => a.res.socket!.destroy(), options: short, outcome: reason("the connection failed before the response") },
+  {
+    name: "a body shorter than its Content-Length",
+    answer: async (a) =>
+      raw(
+        a.res,
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nConnection: close\r\n\r\n${(await a.upstream()).text.slice(0, 500)}`,
+      ),
+    options: prompt,
+    outcome: reason("the connection failed in the middle of the response body"),
+  },
+  {
+    name: "slowloris headers",
+    answer: (a) => {
+      a.res.socket!.write("HTTP/1.1 200 OK\r\n");
+      const timer = setInterval(() => a.res.socket!.write("X-A: b\r\n"), 20);
+      a.res.socket!.once("close", () => clearInterval(timer));
+    },
+    options: short,
+    outcome: reason("no response headers within"),
+  },
+  {
+    name: "a 500 with an HTML stack trace and control bytes",
+    answer: (a) =>
+      a.res
+        .writeHead(500, { "content-type": "text/html" })
+        .end(`<pre>PDOException ${HOSTILE_TEXT}\n  at /var/www/app.php:3</pre>`),
+    options: { retries: 1 },
+    outcome: reason("the comments API kept failing"),
+  },
+  {
+    name: "a 422 whose messages carry control bytes",
+    answer: (a) => json(a.res, JSON.stringify({ message: "invalid", errors: { domain: [`bad${HOSTILE_TEXT}`] } }), 422),
+    outcome: reason(String.raw`refused the request \("domain: bad\\x00\\x08\\x1b\]0;PWNED`),
+  },
+  {
+    name: "a 422 for per_page that quotes a terminal command",
+    answer: (a) =>
+      json(
+        a.res,
+        JSON.stringify({ message: "invalid", errors: { per_page: [`must be less\u001b]0;PWNED\u0007`] } }),
+        422,
+      ),
+    options: { perPage: 20 },
+    outcome: reason(String.raw`refused per_page=20 \("must be less\\x1b\]0;PWNED\\x07"\)`),
+  },
+  {
+    name: "a status line with an ESC in its reason phrase",
+    answer: (a) =>
+      raw(a.res, "HTTP/1.1 418 I\u001b]0;PWNED\u0007 am a teapot\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+    options: short,
+    outcome: reason("(refused the request|connection failed)"),
+  },
+  {
+    name: "an error page that echoes the Authorization header where the excerpt is cut",
+    answer: (a) =>
+      a.res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<p>${"-".repeat(38)} ${a.req.headers.authorization}</p>`),
+    outcome: reason(String.raw`expected JSON but the response is "text/html" \(starts "<p>-+ Bearer \[token\]</p>"\)`),
+  },
+  {
+    name: "a connection closed before any answer",
+    answer: (a) => a.res.socket!.destroy(),
+    options: short,
+    outcome: reason("the connection failed before the response"),
+  },
 ];
 
 function site(options: CommentsOptions = {}): SiteHandoff {
@@ -202,8 +500,19 @@ async function sync(context: Parameters<typeof syncComments>[0], state: SiteHand
 
 /** The HTML and JSON-LD a page of each stored entry would show. */
 function pagesOutput(pages: Map<string, PageCommentsData>): string {
-  const view = { formatDate: (iso: string) => iso, messages: { replies: "Replies to {author}", permalink: "{date} by {author}" } };
-  return [...pages.values()].map((data) => commentItemsHtml(data.comments, view) + serializeJsonLd(commentsJsonLd({ comments: data.comments, count: data.count, pageUrl: "https://example.com/p" }))).join("\n");
+  const view = {
+    formatDate: (iso: string) => iso,
+    messages: { replies: "Replies to {author}", permalink: "{date} by {author}" },
+  };
+  return [...pages.values()]
+    .map(
+      (data) =>
+        commentItemsHtml(data.comments, view) +
+        serializeJsonLd(
+          commentsJsonLd({ comments: data.comments, count: data.count, pageUrl: "https://example.com/p" }),
+        ),
+    )
+    .join("\n");
 }
 
 function expectCleanLines(lines: readonly string[]) {
@@ -273,14 +582,38 @@ describe("hostile answers with no earlier fetch to fall back on", () => {
 describe("the check's line on hostile answers", () => {
   // A deployed state with no comments: the crawl's answer decides, and here it cannot be had.
   const stateFile = join(mkdtempSync(join(tmpdir(), "ac-hostile-state-")), "state.json");
-  writeFileSync(stateFile, JSON.stringify({ format: 1, generator: "astro-comments", domain: DOMAIN, crawledAt: "2026-11-20T08:00:00.000Z", complete: true, comments: 0, digest: "0".repeat(64), pages: {} }));
+  writeFileSync(
+    stateFile,
+    JSON.stringify({
+      format: 1,
+      generator: "astro-comments",
+      domain: DOMAIN,
+      crawledAt: "2026-11-20T08:00:00.000Z",
+      complete: true,
+      comments: 0,
+      digest: "0".repeat(64),
+      pages: {},
+    }),
+  );
 
   it.each(cases.filter((c) => c.outcome !== "ok"))("$name", async ({ answer: hostile, options }) => {
     const printed: string[] = [];
     const logged: string[] = [];
     answer = hostile;
     answered = 0;
-    const flags = ["--state", stateFile, "--verbose", "--retries", "0", "--timeout", String(options?.timeout ?? 30_000), "--give-up-after", "5000", "--rate-limit-wait", String(options?.rateLimitWait ?? 5_000)];
+    const flags = [
+      "--state",
+      stateFile,
+      "--verbose",
+      "--retries",
+      "0",
+      "--timeout",
+      String(options?.timeout ?? 30_000),
+      "--give-up-after",
+      "5000",
+      "--rate-limit-wait",
+      String(options?.rateLimitWait ?? 5_000),
+    ];
     if (options?.perPage) flags.push("--per-page", String(options.perPage));
     const code = await check(flags, {
       env: { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: api.url, COMMENTS_API_TOKEN: TOKEN },
@@ -309,7 +642,14 @@ describe("real builds of the example site against hostile answers", () => {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
         cwd: site.dir,
-        env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: api.url, COMMENTS_API_TOKEN: TOKEN },
+        env: {
+          ...process.env,
+          ASTRO_TELEMETRY_DISABLED: "1",
+          NO_COLOR: "1",
+          COMMENTS_DOMAIN: DOMAIN,
+          COMMENTS_API_URL: api.url,
+          COMMENTS_API_TOKEN: TOKEN,
+        },
       });
       let log = "";
       child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
@@ -350,7 +690,10 @@ describe("real builds of the example site against hostile answers", () => {
     expect(result.code, result.log).toBe(0);
     expectCleanLog(result.log);
     expectCleanOutput(result.out);
-    const html = listFiles(result.out).filter((path) => path.endsWith(".html")).map((path) => readFileSync(path, "utf8")).join("\n");
+    const html = listFiles(result.out)
+      .filter((path) => path.endsWith(".html"))
+      .map((path) => readFileSync(path, "utf8"))
+      .join("\n");
     expect(html).toContain("data-comment-author>Ann]0;PWNED[2J");
 
     // The next build of the same site meets a redirect to another host: it keeps these comments and says where to point apiUrl.
@@ -358,7 +701,9 @@ describe("real builds of the example site against hostile answers", () => {
     expect(redirected.code, redirected.log).toBe(0);
     expectCleanLog(redirected.log);
     expectCleanOutput(redirected.out);
-    expect(redirected.log).toMatch(/WARN.*showing the comments as of .* because the fetch failed: the comments API redirected the request to "http:\/\/127\.0\.0\.1:\d+\/api\/comments\?token=\[token\]".*Set COMMENTS_API_URL \(or the apiUrl option\) to the final address/);
+    expect(redirected.log).toMatch(
+      /WARN.*showing the comments as of .* because the fetch failed: the comments API redirected the request to "http:\/\/127\.0\.0\.1:\d+\/api\/comments\?token=\[token\]".*Set COMMENTS_API_URL \(or the apiUrl option\) to the final address/,
+    );
     expect(tokenSeenElsewhere).toEqual([]);
   }, 600_000);
 
@@ -368,6 +713,10 @@ describe("real builds of the example site against hostile answers", () => {
     const result = await buildAnswering(site, "a PHP notice");
     expect(result.code).not.toBe(0);
     expectCleanLog(result.log);
-    expect(result.log).toMatch(new RegExp(`the response is not valid JSON \\(Unexpected token '<'; starts "<br />\\\\n<b>Deprecated</b>.*${url}.*There is no earlier fetch to fall back on`));
+    expect(result.log).toMatch(
+      new RegExp(
+        `the response is not valid JSON \\(Unexpected token '<'; starts "<br />\\\\n<b>Deprecated</b>.*${url}.*There is no earlier fetch to fall back on`,
+      ),
+    );
   }, 600_000);
 });

@@ -16,8 +16,19 @@ const stamp = (second: number) => new Date(Date.UTC(2026, 0, 1) + second * 1000)
 
 let mock: MockServer;
 beforeAll(async () => {
-  const children = Array.from({ length: REPLIES }, (_, i) => ({ created_at: stamp(60 + i), content: `Reply number ${i} to the thread, with a few words.`, name: `Replier ${i % 997}` }));
-  mock = await startMockServer({ data: { format: "comments-mock-data", version: 1, domain: "example.com", comments: [{ created_at: stamp(0), content: "The first comment.", name: "Ann", path: "/posts/huge", children }] } });
+  const children = Array.from({ length: REPLIES }, (_, i) => ({
+    created_at: stamp(60 + i),
+    content: `Reply number ${i} to the thread, with a few words.`,
+    name: `Replier ${i % 997}`,
+  }));
+  mock = await startMockServer({
+    data: {
+      format: "comments-mock-data",
+      version: 1,
+      domain: "example.com",
+      comments: [{ created_at: stamp(0), content: "The first comment.", name: "Ann", path: "/posts/huge", children }],
+    },
+  });
 });
 afterAll(() => mock?.close());
 
@@ -32,13 +43,20 @@ describe("a thread of 20,000 replies", () => {
     };
     const clock = recordingSleep();
     const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
-    await syncComments(context, { options: resolveOptions({ timeout: 60_000 }, env), command: "build" }, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
+    await syncComments(
+      context,
+      { options: resolveOptions({ timeout: 60_000 }, env), command: "build" },
+      { sleep: clock.sleep, now: clock.now, random: () => 0.5 },
+    );
     const page = (await storedComments(context)).get("/posts/huge")!;
     expect(page.count).toBe(REPLIES + 1);
     expect(JSON.stringify(page).length).toBeGreaterThan(3_000_000);
     expect(longest).toBeLessThan(10_000);
 
-    const view = { formatDate: (createdAt: string) => createdAt, messages: { replies: "Replies to {author}", permalink: "{date}, comment by {author}" } };
+    const view = {
+      formatDate: (createdAt: string) => createdAt,
+      messages: { replies: "Replies to {author}", permalink: "{date}, comment by {author}" },
+    };
     const chunks = [...commentItemChunks(page.comments, view)];
     const articles = (html: string) => html.split("<article ").length - 1;
     expect(chunks.length).toBeGreaterThanOrEqual(REPLIES / 1_000);
@@ -48,6 +66,8 @@ describe("a thread of 20,000 replies", () => {
     expect(articles(chunks.join(""))).toBe(REPLIES + 1);
     // What <Comments> and the island hand Astro (both render CommentsSection): the pieces, which
     // `set:html` renders one by one.
-    expect(readFileSync(new URL("../components/CommentsSection.astro", import.meta.url), "utf8")).toContain("set:html={renderCommentItemChunks(comments, page)}");
+    expect(readFileSync(new URL("../components/CommentsSection.astro", import.meta.url), "utf8")).toContain(
+      "set:html={renderCommentItemChunks(comments, page)}",
+    );
   });
 });

@@ -68,10 +68,20 @@ let out: string;
 let build: { code: number; log: string };
 const env = () => ({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token });
 const read = (dir: string, path: string) => readFileSync(join(dir, path.replace(/^\//, ""), "index.html"), "utf8");
-const comments = (path: string) => mock.store.threads("example.com").filter((t) => pathKey(t.path) === path).flatMap((t) => [t, ...t.children]);
+const comments = (path: string) =>
+  mock.store
+    .threads("example.com")
+    .filter((t) => pathKey(t.path) === path)
+    .flatMap((t) => [t, ...t.children]);
 const german = new Intl.DateTimeFormat("de", { timeZone: "UTC", dateStyle: "medium", timeStyle: "short" });
 const british = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", dateStyle: "medium", timeStyle: "short" });
-const escaped = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escaped = (text: string) =>
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 
 beforeAll(async () => {
   mock = await startMockServer({ token: "tok-i18n" });
@@ -100,8 +110,12 @@ describe("a site with Astro i18n routing", () => {
       const html = read(out, `/de${path}`);
       const shown = comments(path);
       const n = shown.length;
-      expect(html, path).toContain(`<span class="astro-comments-count" data-comment-count="${n}" data-pagefind-ignore>${n} ${n === 1 ? "Kommentar" : "Kommentare"}</span>`);
-      expect(html, path).toMatch(new RegExp(`>Kommentare <span class="astro-comments__total" data-comments-total>\\(${n}\\)</span></h2>`));
+      expect(html, path).toContain(
+        `<span class="astro-comments-count" data-comment-count="${n}" data-pagefind-ignore>${n} ${n === 1 ? "Kommentar" : "Kommentare"}</span>`,
+      );
+      expect(html, path).toMatch(
+        new RegExp(`>Kommentare <span class="astro-comments__total" data-comments-total>\\(${n}\\)</span></h2>`),
+      );
       // Every date is German (and none British); the permalink's name is German too.
       for (const comment of shown) {
         const date = german.format(new Date(comment.created_at));
@@ -117,12 +131,18 @@ describe("a site with Astro i18n routing", () => {
 
   it("counts with German plural rules and number format on every page with comments (and one without)", () => {
     const html = read(out, "/de");
-    const counts = [...html.matchAll(/<li data-path="([^"]+)"><span class="astro-comments-count" data-comment-count="(\d+)" data-pagefind-ignore>([^<]+)<\/span><\/li>/g)];
+    const counts = [
+      ...html.matchAll(
+        /<li data-path="([^"]+)"><span class="astro-comments-count" data-comment-count="(\d+)" data-pagefind-ignore>([^<]+)<\/span><\/li>/g,
+      ),
+    ];
     const keys = new Set(mock.store.threads("example.com").map((t) => pathKey(t.path)));
     expect(counts).toHaveLength(keys.size + 1);
     for (const [, path, n, text] of counts) {
       expect(Number(n), path).toBe(comments(path!).length);
-      expect(text, path).toBe(`${new Intl.NumberFormat("de").format(Number(n))} ${n === "1" ? "Kommentar" : "Kommentare"}`);
+      expect(text, path).toBe(
+        `${new Intl.NumberFormat("de").format(Number(n))} ${n === "1" ? "Kommentar" : "Kommentare"}`,
+      );
     }
     // Both forms occur, so both were checked.
     expect(counts.some(([, , n]) => n === "1")).toBe(true);
@@ -130,7 +150,9 @@ describe("a site with Astro i18n routing", () => {
   });
 
   it("takes the site's German override of the empty text", () => {
-    expect(read(out, `/de${showcasePaths.quiet}`)).toContain('<p class="astro-comments__empty" data-comments-empty data-pagefind-ignore>Hier ist es noch still.</p>');
+    expect(read(out, `/de${showcasePaths.quiet}`)).toContain(
+      '<p class="astro-comments__empty" data-comments-empty data-pagefind-ignore>Hier ist es noch still.</p>',
+    );
   });
 
   it("keeps the default-locale page English, with the configured British dates", () => {
@@ -146,7 +168,11 @@ describe("a site with Astro i18n routing", () => {
     const staleOut = join(mkdtempSync(join(tmpdir(), "ac-i18n-stale-")), "dist");
     const stale = await astroBuild({ ...env(), COMMENTS_API_TOKEN: "tok-wrong" }, staleOut, site.dir);
     expect(stale.code, stale.log).toBe(0);
-    expect(read(staleOut, `/de${showcasePaths.hello}`)).toMatch(/<p class="astro-comments__stale" data-comments-stale data-pagefind-ignore>Kommentare mit Stand vom <time datetime="[^"]+">\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
-    expect(read(staleOut, showcasePaths.hello)).toMatch(/data-comments-stale data-pagefind-ignore>Comments as of <time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/time>\.<\/p>/);
+    expect(read(staleOut, `/de${showcasePaths.hello}`)).toMatch(
+      /<p class="astro-comments__stale" data-comments-stale data-pagefind-ignore>Kommentare mit Stand vom <time datetime="[^"]+">\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}<\/time>\.<\/p>/,
+    );
+    expect(read(staleOut, showcasePaths.hello)).toMatch(
+      /data-comments-stale data-pagefind-ignore>Comments as of <time datetime="[^"]+">\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/time>\.<\/p>/,
+    );
   });
 });

@@ -19,14 +19,25 @@ afterAll(async () => {
   site.remove();
 });
 
-const build = () => astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token }, join(site.dir, "dist"), site.dir);
+const build = () =>
+  astroBuild(
+    { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
+    join(site.dir, "dist"),
+    site.dir,
+  );
 
 /** Routes the build log lists as restored from the cache, and those it rendered. */
 function routes(log: string) {
   const lines = [...log.matchAll(/├─ (\S+) \((restored|\+\d+ms)\)/g)];
   return {
-    restored: lines.filter((m) => m[2] === "restored").map((m) => m[1]).sort(),
-    rendered: lines.filter((m) => m[2] !== "restored").map((m) => m[1]).sort(),
+    restored: lines
+      .filter((m) => m[2] === "restored")
+      .map((m) => m[1])
+      .sort(),
+    rendered: lines
+      .filter((m) => m[2] !== "restored")
+      .map((m) => m[1])
+      .sort(),
   };
 }
 
@@ -44,7 +55,12 @@ describe("incremental build", () => {
     expect(routes(unchanged.log).rendered).toEqual(["/index.html"]);
     expect(unchanged.log).toMatch(/0 rendered, \d+ unchanged, 0 removed/);
 
-    mock.addComment({ domain: "example.com", path: showcasePaths.hello, name: "New Reader", content: "Approved between two builds." });
+    mock.addComment({
+      domain: "example.com",
+      path: showcasePaths.hello,
+      name: "New Reader",
+      content: "Approved between two builds.",
+    });
     const after = await build();
     expect(after.code, after.log).toBe(0);
     const { rendered, restored } = routes(after.log);
@@ -52,6 +68,8 @@ describe("incremental build", () => {
     expect(restored).toContain(`${showcasePaths.code}/index.html`);
     expect(total(page(showcasePaths.hello))).toBe(helloBefore + 1);
     expect(page(showcasePaths.hello)).toContain("Approved between two builds.");
-    expect(readFileSync(join(site.dir, "dist", "index.html"), "utf8")).toMatch(new RegExp(`data-comment-count="${helloBefore + 1}"`));
+    expect(readFileSync(join(site.dir, "dist", "index.html"), "utf8")).toMatch(
+      new RegExp(`data-comment-count="${helloBefore + 1}"`),
+    );
   });
 });

@@ -43,7 +43,8 @@ async function get(path: string): Promise<{ status: number; headers: Headers; bo
 /** The comments section of an HTML document or fragment. */
 const section = (html: string) => /<section class="astro-comments"[\s\S]*?<\/section>/.exec(html)?.[0];
 /** The island's URL as the page preloads it (a GET: cacheable). */
-const islandUrl = (html: string) => /<link rel="preload" as="fetch" href="([^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
+const islandUrl = (html: string) =>
+  /<link rel="preload" as="fetch" href="([^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
 
 // Counts island fetches that settled, one macrotask after the island script saw the response, so
 // by then Astro's replaceServerIsland has decided whether to swap. Layout shifts are summed too.
@@ -68,7 +69,10 @@ interface Visit {
 
 /** Opens the page in a fresh context (no browser cache) and waits until the island was answered and, on a 200, swapped in. */
 async function visit(options: { javaScript?: boolean } = {}): Promise<Visit> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
+  const context = await browser!.newContext({
+    viewport: { width: 1280, height: 900 },
+    javaScriptEnabled: options.javaScript ?? true,
+  });
   await context.addInitScript(initScript);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
@@ -100,17 +104,22 @@ async function visit(options: { javaScript?: boolean } = {}): Promise<Visit> {
   return { page, consoleErrors, close };
 }
 
-const sectionBox = (page: Page) => page.evaluate(() => JSON.stringify(document.querySelector("[data-comments]")!.getBoundingClientRect()));
-const commentIds = (page: Page) => page.evaluate(() => [...document.querySelectorAll("[data-comment]")].map((element) => element.id));
+const sectionBox = (page: Page) =>
+  page.evaluate(() => JSON.stringify(document.querySelector("[data-comments]")!.getBoundingClientRect()));
+const commentIds = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll("[data-comment]")].map((element) => element.id));
 
 // Astro fails the build of a site without an adapter when it compiles any component holding
 // server:defer, and every site imports astro-comments/components.
 describe("astro-comments/components", () => {
   it("reaches no component that holds a server island", () => {
     const components = new URL("../components/", import.meta.url);
-    const imported = [...readFileSync(new URL("index.ts", components), "utf8").matchAll(/from "\.\/([^"]+\.astro)"/g)].map((match) => match[1]!);
+    const imported = [
+      ...readFileSync(new URL("index.ts", components), "utf8").matchAll(/from "\.\/([^"]+\.astro)"/g),
+    ].map((match) => match[1]!);
     expect(imported).toEqual(expect.arrayContaining(["Comments.astro", "CommentCount.astro", "CommentsJsonLd.astro"]));
-    for (const file of imported) expect(readFileSync(new URL(file, components), "utf8"), file).not.toContain("server:defer");
+    for (const file of imported)
+      expect(readFileSync(new URL(file, components), "utf8"), file).not.toContain("server:defer");
     expect(readFileSync(new URL("CommentsIsland.astro", components), "utf8")).toContain("server:defer");
   });
 });
@@ -122,10 +131,33 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
     mock = await startMockServer({ token: TOKEN, dataset: { seed: 26, size: 5 } });
-    const first = mock.addComment({ domain: DOMAIN, path: PAGE, name: "Before Build", content: "Here at build time", created_at: "2026-04-01T10:00:00.000000Z" });
-    mock.addComment({ name: "A Reply", content: "Also at build time", replyTo: first.id, created_at: "2026-04-01T11:00:00.000000Z" });
-    mock.addComment({ domain: DOMAIN, path: "/old-island/", name: "Old Address", content: "Left on the old URL", created_at: "2026-04-01T12:00:00.000000Z" });
-    pendingId = mock.addComment({ domain: DOMAIN, path: "/posts/island", name: "After Build", content: "Approved after the build", status: "pending" }).id;
+    const first = mock.addComment({
+      domain: DOMAIN,
+      path: PAGE,
+      name: "Before Build",
+      content: "Here at build time",
+      created_at: "2026-04-01T10:00:00.000000Z",
+    });
+    mock.addComment({
+      name: "A Reply",
+      content: "Also at build time",
+      replyTo: first.id,
+      created_at: "2026-04-01T11:00:00.000000Z",
+    });
+    mock.addComment({
+      domain: DOMAIN,
+      path: "/old-island/",
+      name: "Old Address",
+      content: "Left on the old URL",
+      created_at: "2026-04-01T12:00:00.000000Z",
+    });
+    pendingId = mock.addComment({
+      domain: DOMAIN,
+      path: "/posts/island",
+      name: "After Build",
+      content: "Approved after the build",
+      status: "pending",
+    }).id;
     site = copySite("island", fixture);
     const env = { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN };
     const build = await astroBuild(env, join(site.dir, "dist"), site.dir);
@@ -133,7 +165,10 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     out = build.out;
     server = await startNodeServer(join(out, "server", "entry.mjs"), { ...process.env, ...env });
     base = server.url;
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -188,7 +223,11 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     // The same browser, its HTTP cache holding the island of the first view: it must not show that
     // copy (it would with stale-while-revalidate in Cache-Control). The init script counts anew.
     await page.reload({ waitUntil: "load" });
-    await page.waitForFunction(() => (window as unknown as { __islands: number }).__islands > 0 && document.querySelector("script[data-island-id]") === null);
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __islands: number }).__islands > 0 &&
+        document.querySelector("script[data-island-id]") === null,
+    );
     const text = await page.locator("[data-comments]").innerText();
     expect(text).toContain("Approved after the build");
     expect(text).toContain("(4)");
@@ -201,12 +240,21 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     await page.addScriptTag({ path: axePath });
     const { violations, passed } = await page.evaluate(async () => {
       type Result = { id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
-      const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Result[]; passes: Result[] }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: { run: (context: Document) => Promise<{ violations: Result[]; passes: Result[] }> };
+        }
+      ).axe;
       const results = await axe.run(document);
-      return { violations: results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`), passed: results.passes.map((p) => p.id) };
+      return {
+        violations: results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`),
+        passed: results.passes.map((p) => p.id),
+      };
     });
     expect(violations).toEqual([]);
-    expect(passed).toEqual(expect.arrayContaining(["color-contrast", "link-name", "list", "listitem", "heading-order"]));
+    expect(passed).toEqual(
+      expect.arrayContaining(["color-contrast", "link-name", "list", "listitem", "heading-order"]),
+    );
     await close();
   });
 

@@ -9,14 +9,16 @@ const DOMAIN = "empty.example";
 let mock: MockServer;
 beforeAll(async () => {
   mock = await startMockServer({ dataset: { seed: 4, size: 10 } });
-  const add = (path: string, name: string, created_at: string, html?: string) => mock.addComment({ domain: DOMAIN, path, name, content: `${name} was here`, created_at, ...(html ? { html } : {}) });
+  const add = (path: string, name: string, created_at: string, html?: string) =>
+    mock.addComment({ domain: DOMAIN, path, name, content: `${name} was here`, created_at, ...(html ? { html } : {}) });
   add("/posts/x", "Ann", "2026-03-01T10:00:00.000000Z");
   add("/posts/x/", "Bob", "2026-03-02T10:00:00.000000Z", `<p onclick="alert(1)">Hi <script>alert(2)</script></p>`);
   add("/posts/y", "Cy", "2026-03-03T10:00:00.000000Z");
 });
 afterAll(() => mock.close());
 
-const loader = (token = mock.token) => commentsLiveLoader({ domain: DOMAIN, apiUrl: mock.url, apiToken: token, timeout: 30_000 });
+const loader = (token = mock.token) =>
+  commentsLiveLoader({ domain: DOMAIN, apiUrl: mock.url, apiToken: token, timeout: 30_000 });
 
 describe("commentsLiveLoader", () => {
   it("loads one page's comments, every spelling of its path, sanitized and in order, with cache hints", async () => {
@@ -26,7 +28,10 @@ describe("commentsLiveLoader", () => {
     expect(result.data.count).toBe(2);
     expect(result.data.comments.map((c) => c.author)).toEqual(["Ann", "Bob"]);
     expect(result.data.comments[1]!.html).toBe("<p>Hi </p>");
-    expect(result.cacheHint).toEqual({ tags: ["comments:/posts/x"], lastModified: new Date("2026-03-02T10:00:00.000Z") });
+    expect(result.cacheHint).toEqual({
+      tags: ["comments:/posts/x"],
+      lastModified: new Date("2026-03-02T10:00:00.000Z"),
+    });
   });
 
   it("sees a comment approved a moment ago", async () => {
@@ -38,7 +43,11 @@ describe("commentsLiveLoader", () => {
 
   it("gives a page without comments an empty entry, and no lastModified", async () => {
     const result = await loader().loadEntry({ filter: { id: "/posts/none" } });
-    expect(result).toEqual({ id: "/posts/none", data: { path: "/posts/none", count: 0, comments: [] }, cacheHint: { tags: ["comments:/posts/none"] } });
+    expect(result).toEqual({
+      id: "/posts/none",
+      data: { path: "/posts/none", count: 0, comments: [] },
+      cacheHint: { tags: ["comments:/posts/none"] },
+    });
   });
 
   it("loads the collection, whole or filtered to one path", async () => {
@@ -67,7 +76,9 @@ describe("commentsLiveLoader", () => {
     try {
       const result = await commentsLiveLoader().loadEntry({ filter: { id: "/posts/x" } });
       expect((result as { error: Error }).error).toBeInstanceOf(CommentsConfigError);
-      expect((result as { error: Error }).error.message).toMatch(/^astro-comments: set COMMENTS_DOMAIN, COMMENTS_API_URL and COMMENTS_API_TOKEN/);
+      expect((result as { error: Error }).error.message).toMatch(
+        /^astro-comments: set COMMENTS_DOMAIN, COMMENTS_API_URL and COMMENTS_API_TOKEN/,
+      );
     } finally {
       Object.assign(process.env, saved);
     }

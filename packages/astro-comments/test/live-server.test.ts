@@ -19,9 +19,21 @@ let buildLog: string;
 
 beforeAll(async () => {
   mock = await startMockServer({ dataset: { seed: 6, size: 10 } });
-  mock.addComment({ domain: DOMAIN, path: "/posts/live/", name: "Before Build", content: "Here at build time", created_at: "2026-04-01T10:00:00.000000Z" });
+  mock.addComment({
+    domain: DOMAIN,
+    path: "/posts/live/",
+    name: "Before Build",
+    content: "Here at build time",
+    created_at: "2026-04-01T10:00:00.000000Z",
+  });
   // A path only the on-demand route renders: never reported as an orphan.
-  mock.addComment({ domain: DOMAIN, path: "/live/elsewhere", name: "On Demand", content: "Rendered per request", created_at: "2026-04-02T10:00:00.000000Z" });
+  mock.addComment({
+    domain: DOMAIN,
+    path: "/live/elsewhere",
+    name: "On Demand",
+    content: "Rendered per request",
+    created_at: "2026-04-02T10:00:00.000000Z",
+  });
   site = copySite("live", fixture);
   const env = { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
   const build = await astroBuild(env, join(site.dir, "dist"), site.dir);

@@ -31,7 +31,8 @@ async function sync(context: LoaderContext, state: SiteHandoff) {
 }
 
 const digests = (store: DataStore) => new Map(store.entries().map(([id, entry]) => [id, entry.digest]));
-const totalComments = (store: DataStore) => store.values().reduce((sum, entry) => sum + (entry.data as PageCommentsData).count, 0);
+const totalComments = (store: DataStore) =>
+  store.values().reduce((sum, entry) => sum + (entry.data as PageCommentsData).count, 0);
 
 async function failure(run: Promise<unknown>): Promise<Error> {
   try {
@@ -95,7 +96,9 @@ describe("loader sync", () => {
     expect([...comments.values()].reduce((sum, page) => sum + page.count, 0)).toBe(totalComments(store));
     const modules = new Set(store.values().map((entry) => entry.filePath!));
     // A site without on-demand pages: each module reads its comments from the JSON file beside it.
-    expect(readdirSync(new URL("node_modules/.astro/astro-comments/modules/", context.config.root)).sort()).toEqual([...modules].flatMap((file) => [basename(file), basename(file).replace(/\.mjs$/, ".json")]).sort());
+    expect(readdirSync(new URL("node_modules/.astro/astro-comments/modules/", context.config.root)).sort()).toEqual(
+      [...modules].flatMap((file) => [basename(file), basename(file).replace(/\.mjs$/, ".json")]).sort(),
+    );
 
     // Astro 5 and 6 bundle only the modules a sync names: a sync that changed nothing names them all.
     store.moduleImports.clear();
@@ -118,7 +121,9 @@ describe("loader sync", () => {
       const after = new Map(context.store.entries().map(([id, entry]) => [id, entry.filePath]));
       const moved = new Set([...after].filter(([id, file]) => before.get(id) !== file).map(([, file]) => file));
       expect(moved.size).toBe(1);
-      const [replaced] = [...new Set([...before].filter(([id]) => after.get(id) !== before.get(id)).map(([, file]) => file))];
+      const [replaced] = [
+        ...new Set([...before].filter(([id]) => after.get(id) !== before.get(id)).map(([, file]) => file)),
+      ];
       const replacedFile = new URL(replaced!, context.config.root);
       // `astro dev` and `astro build` share the folder: a module written lately may be the other one's.
       expect(existsSync(replacedFile)).toBe(true);
@@ -143,7 +148,8 @@ describe("loader sync", () => {
     const store = context.store as ReturnType<typeof memoryStore>;
     for (const [id, entry] of store.entries()) {
       const old = entry.filePath!.replace(/comments-(\d+)-/, "comments-$1-old");
-      if (!existsSync(new URL(old, context.config.root))) renameSync(new URL(entry.filePath!, context.config.root), new URL(old, context.config.root));
+      if (!existsSync(new URL(old, context.config.root)))
+        renameSync(new URL(entry.filePath!, context.config.root), new URL(old, context.config.root));
       store.delete(id);
       store.set({ ...entry, filePath: old });
     }
@@ -151,7 +157,10 @@ describe("loader sync", () => {
     await server.close();
     // Same source as the good fetch: only the API's health differs.
     const down = site(server.url, { retries: 0 }, mock.token);
-    (context.meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${down.options.credentials!.endpoint.href}`);
+    (context.meta as ReturnType<typeof memoryMeta>).set(
+      "source",
+      `example.com ${down.options.credentials!.endpoint.href}`,
+    );
     await sync(context, down);
     expect(lines.at(-1)).toMatch(/^WARN showing the comments as of .* \(\d+ pages\), because the fetch failed/);
     expect(store.values().every((entry) => !entry.filePath!.includes("old"))).toBe(true);
@@ -175,15 +184,20 @@ describe("loader sync", () => {
       await sync(cleared.context, failing);
       expect(cleared.lines.at(-1)).toMatch(/^WARN showing the comments as of/);
       const restored = await storedComments(cleared.context);
-      const counts = (pages: Map<string, PageCommentsData>) => Object.fromEntries([...pages].map(([id, page]) => [id, page.count]));
+      const counts = (pages: Map<string, PageCommentsData>) =>
+        Object.fromEntries([...pages].map(([id, page]) => [id, page.count]));
       expect(counts(restored)).toEqual(counts(before));
       // Rendered again: new digests, so incremental builds render those pages again.
-      expect(cleared.context.store.values().every((entry) => entry.digest !== first.context.store.get(entry.id)?.digest)).toBe(true);
+      expect(
+        cleared.context.store.values().every((entry) => entry.digest !== first.context.store.get(entry.id)?.digest),
+      ).toBe(true);
 
       rmSync(new URL("node_modules/.astro/astro-comments/modules/", first.context.config.root), { recursive: true });
       const gone = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir });
       const error = await failure(sync(gone.context, failing));
-      expect(error.message).toMatch(/ The earlier fetch's comments are missing or damaged in .*modules; set allowEmpty: true to build without comments instead\.$/);
+      expect(error.message).toMatch(
+        / The earlier fetch's comments are missing or damaged in .*modules; set allowEmpty: true to build without comments instead\.$/,
+      );
     } finally {
       mock = await startMockServer({ dataset: { seed: 5, size: 400 } });
     }
@@ -208,55 +222,81 @@ describe("loader sync", () => {
   const broken: Array<[string, Parameters<typeof serve>[0]]> = [
     ["unreachable", () => undefined],
     ["hung (no headers)", () => undefined],
-    ["trickling its body", (_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
-      const timer = setInterval(() => res.write(" "), 20);
-      res.once("close", () => clearInterval(timer));
-    }],
-    ["failing with 500s", (_req, res) => res.writeHead(500, { "content-type": "application/json" }).end('{"message":"Server Error"}')],
-    ["rejecting the token (401)", (_req, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"message":"Unauthenticated."}')],
+    [
+      "trickling its body",
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json" });
+        const timer = setInterval(() => res.write(" "), 20);
+        res.once("close", () => clearInterval(timer));
+      },
+    ],
+    [
+      "failing with 500s",
+      (_req, res) => res.writeHead(500, { "content-type": "application/json" }).end('{"message":"Server Error"}'),
+    ],
+    [
+      "rejecting the token (401)",
+      (_req, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"message":"Unauthenticated."}'),
+    ],
     ["off-contract", (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"data":"nope"}')],
   ];
 
-  it.each(broken)("keeps the last good comments when the API is %s, says as of when, and marks them stale", async (name, handler) => {
-    const { context, lines } = loaderContext();
-    await sync(context, site(mock.url));
-    const before = digests(context.store);
-    const server = await serve(handler);
-    if (name === "unreachable") await server.close();
-    try {
-      // A timeout that only a server that never answers (hung, trickling) reaches.
-      const state = site(server.url, { retries: 1, timeout: 1_000 }, mock.token);
-      // Same source as the good fetch: only the API's health differs.
-      state.options.credentials!.endpoint = new URL("/api/comments", server.url);
-      (context.meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${state.options.credentials!.endpoint.href}`);
-      await sync(context, state);
-      expect(digests(context.store)).toEqual(before);
-      expect(state.status).toMatchObject({ stale: true });
-      expect(state.status?.error).toMatch(/^the comments API|^the response/);
-      expect(lines.at(-1)).toMatch(/^WARN showing the comments as of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+ pages\), because the fetch failed: /);
-    } finally {
-      await server.close();
-    }
-  });
+  it.each(broken)(
+    "keeps the last good comments when the API is %s, says as of when, and marks them stale",
+    async (name, handler) => {
+      const { context, lines } = loaderContext();
+      await sync(context, site(mock.url));
+      const before = digests(context.store);
+      const server = await serve(handler);
+      if (name === "unreachable") await server.close();
+      try {
+        // A timeout that only a server that never answers (hung, trickling) reaches.
+        const state = site(server.url, { retries: 1, timeout: 1_000 }, mock.token);
+        // Same source as the good fetch: only the API's health differs.
+        state.options.credentials!.endpoint = new URL("/api/comments", server.url);
+        (context.meta as ReturnType<typeof memoryMeta>).set(
+          "source",
+          `example.com ${state.options.credentials!.endpoint.href}`,
+        );
+        await sync(context, state);
+        expect(digests(context.store)).toEqual(before);
+        expect(state.status).toMatchObject({ stale: true });
+        expect(state.status?.error).toMatch(/^the comments API|^the response/);
+        expect(lines.at(-1)).toMatch(
+          /^WARN showing the comments as of \d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d+ pages\), because the fetch failed: /,
+        );
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it("restores the last good comments from its own copy when Astro cleared the store, and fails without one", async () => {
     const first = loaderContext();
     await sync(first.context, site(mock.url));
     const before = digests(first.context.store);
     // Same cacheDir, empty store: what Astro leaves after "Clearing content store".
-    const cleared = loaderContext({ root: first.context.config.root, cacheDir: first.context.config.cacheDir, store: memoryStore(), meta: memoryMeta() });
+    const cleared = loaderContext({
+      root: first.context.config.root,
+      cacheDir: first.context.config.cacheDir,
+      store: memoryStore(),
+      meta: memoryMeta(),
+    });
     const state = site(mock.url, { retries: 0 });
     state.options.credentials!.endpoint = new URL("/api/comments", mock.url);
     await mock.close();
     try {
       await sync(cleared.context, state);
       expect(digests(cleared.context.store)).toEqual(before);
-      expect(cleared.lines.find((line) => line.startsWith("WARN showing the comments as of"))).toMatch(/\(\d+ pages\), because the fetch failed: the comments API did not answer/);
+      expect(cleared.lines.find((line) => line.startsWith("WARN showing the comments as of"))).toMatch(
+        /\(\d+ pages\), because the fetch failed: the comments API did not answer/,
+      );
 
       const fresh = loaderContext();
       const error = await failure(sync(fresh.context, state));
-      expect(error.message).toMatch(/^astro-comments: the comments API did not answer: .* There is no earlier fetch to fall back on; set allowEmpty: true/);
+      expect(error.message).toMatch(
+        /^astro-comments: the comments API did not answer: .* There is no earlier fetch to fall back on; set allowEmpty: true/,
+      );
       expect(error.stack).toBe("");
       expect(error.message).not.toContain(mock.token);
 
@@ -271,7 +311,7 @@ describe("loader sync", () => {
     }
   });
 
-  it("fails instead with onError: \"fail\", or when the last good comments are older than maxStaleHours", async () => {
+  it('fails instead with onError: "fail", or when the last good comments are older than maxStaleHours', async () => {
     const { context } = loaderContext();
     await sync(context, site(mock.url));
     const dead = await serve(() => undefined);
@@ -279,12 +319,18 @@ describe("loader sync", () => {
     const downSite = (options: CommentsOptions) => {
       const state = site(mock.url, { retries: 0, ...options });
       state.options.credentials!.endpoint = new URL("/api/comments", dead.url);
-      (context.meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${state.options.credentials!.endpoint.href}`);
+      (context.meta as ReturnType<typeof memoryMeta>).set(
+        "source",
+        `example.com ${state.options.credentials!.endpoint.href}`,
+      );
       return state;
     };
     const strict = await failure(sync(context, downSite({ onError: "fail" })));
     expect(strict.message).toMatch(/did not answer.*\(onError: "fail"\)$/);
-    (context.meta as ReturnType<typeof memoryMeta>).set("fetchedAt", new Date(Date.now() - 30 * 3_600_000).toISOString());
+    (context.meta as ReturnType<typeof memoryMeta>).set(
+      "fetchedAt",
+      new Date(Date.now() - 30 * 3_600_000).toISOString(),
+    );
     const old = await failure(sync(context, downSite({ maxStaleHours: 24 })));
     expect(old.message).toMatch(/are older than maxStaleHours \(24 h\), so the build stops rather than ship them\.$/);
     expect(context.store.keys().length).toBeGreaterThan(0);
@@ -313,7 +359,9 @@ describe("loader sync", () => {
     await sync(context, { ...site(mock.url), command: "sync" });
     expect(mock.requestCount).toBe(requests);
     expect(digests(context.store)).toEqual(before);
-    expect(lines.at(-1)).toMatch(/^INFO astro sync and astro check fetch nothing, so no comments are fetched; \d+ stored pages kept$/);
+    expect(lines.at(-1)).toMatch(
+      /^INFO astro sync and astro check fetch nothing, so no comments are fetched; \d+ stored pages kept$/,
+    );
   });
 
   it("reads a Laravel 8 service: per_page as a string, identical twins and tied timestamps, all kept", async () => {

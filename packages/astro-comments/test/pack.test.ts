@@ -9,7 +9,19 @@ import { startMockServer, type MockServer, type StoredComment } from "@astro-com
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { minimumNodeVersion } from "../src/utils/node-version.ts";
 import { BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
-import { documentedSetup, footprint, npm, packFromSources, repoTool, run, siteAstro, writeSite, type Footprint, type PackedPackage, type RunResult } from "./helpers/pack-sites.ts";
+import {
+  documentedSetup,
+  footprint,
+  npm,
+  packFromSources,
+  repoTool,
+  run,
+  siteAstro,
+  writeSite,
+  type Footprint,
+  type PackedPackage,
+  type RunResult,
+} from "./helpers/pack-sites.ts";
 
 const TOKEN = "tok-pack-5e2c91";
 const majors = [5, 6, 7] as const;
@@ -18,11 +30,22 @@ type Major = (typeof majors)[number];
 const footprintBudget = { packages: 10, bytes: 2_000_000 };
 
 const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id, domain: "example.com", parentId: null, status: "approved", created_at: `2026-01-0${id}T10:00:00.000000Z`,
-  content: "", html: "", name: "", path: "/posts/hello-world", ...fields,
+  id,
+  domain: "example.com",
+  parentId: null,
+  status: "approved",
+  created_at: `2026-01-0${id}T10:00:00.000000Z`,
+  content: "",
+  html: "",
+  name: "",
+  path: "/posts/hello-world",
+  ...fields,
 });
 const comments: StoredComment[] = [
-  comment(1, { name: "Ada Lovelace", html: '<p>Thanks, <strong>this helped</strong>.</p>\n<pre><code class="language-js">const answer = 42;</code></pre>' }),
+  comment(1, {
+    name: "Ada Lovelace",
+    html: '<p>Thanks, <strong>this helped</strong>.</p>\n<pre><code class="language-js">const answer = 42;</code></pre>',
+  }),
   comment(2, { parentId: 1, name: "Grace Hopper", html: "<p>Agreed.</p>" }),
   comment(3, { status: "pending", name: "Not Yet Moderated", html: "<p>held</p>" }),
 ];
@@ -57,7 +80,8 @@ const footprints: { before?: Footprint; after?: Footprint } = {};
 const siteDir = (major: Major) => join(work, `astro-${major}`);
 
 /** Runs the site's own Astro CLI with this repository's Node. */
-const astro = (major: Major, args: string[], env: Record<string, string> = {}): Promise<RunResult> => siteAstro(siteDir(major), args, env);
+const astro = (major: Major, args: string[], env: Record<string, string> = {}): Promise<RunResult> =>
+  siteAstro(siteDir(major), args, env);
 
 async function installSite(major: Major): Promise<void> {
   const site = siteDir(major);
@@ -97,28 +121,48 @@ afterAll(async () => {
 
 describe("the tarball", () => {
   const installed = () => join(siteDir(7), "node_modules/astro-comments/");
-  const manifest = () => JSON.parse(readFileSync(join(installed(), "package.json"), "utf8")) as {
-    exports: Record<string, string | Record<string, string>>;
-    dependencies: Record<string, string>;
-    engines: { node: string };
-  };
+  const manifest = () =>
+    JSON.parse(readFileSync(join(installed(), "package.json"), "utf8")) as {
+      exports: Record<string, string | Record<string, string>>;
+      dependencies: Record<string, string>;
+      engines: { node: string };
+    };
 
   it("holds the built code, components, styles, README and LICENSE, and nothing else", () => {
-    const unexpected = packed.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|components\/[^/]+\.(astro|ts)|styles\/[^/]+\.css|README\.md|LICENSE|package\.json)$/.test(file));
+    const unexpected = packed.files.filter(
+      (file) =>
+        !/^(dist\/.+\.(js|d\.ts)|components\/[^/]+\.(astro|ts)|styles\/[^/]+\.css|README\.md|LICENSE|package\.json)$/.test(
+          file,
+        ),
+    );
     expect(unexpected).toEqual([]);
-    for (const file of ["README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/loader.js", "dist/data.js", "styles/comments.css"]) expect(packed.files).toContain(file);
+    for (const file of [
+      "README.md",
+      "LICENSE",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/loader.js",
+      "dist/data.js",
+      "styles/comments.css",
+    ])
+      expect(packed.files).toContain(file);
   });
 
   it("has every file its exports name", () => {
-    const targets = Object.values(manifest().exports).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)));
-    expect(targets.map((target) => target.replace(/^\.\//, "")).filter((file) => !packed.files.includes(file))).toEqual([]);
+    const targets = Object.values(manifest().exports).flatMap((target) =>
+      typeof target === "string" ? [target] : Object.values(target),
+    );
+    expect(targets.map((target) => target.replace(/^\.\//, "")).filter((file) => !packed.files.includes(file))).toEqual(
+      [],
+    );
   });
 
   it("has self-contained types and JavaScript without source maps", () => {
     for (const file of packed.files.filter((path) => path.startsWith("dist/"))) {
       const text = readFileSync(join(installed(), file), "utf8");
       // A user's project need not have @types/node.
-      if (file.endsWith(".d.ts")) expect(text, file).not.toMatch(/\bNodeJS\.|["']node:|reference types=["']node["']|\bBuffer\b/);
+      if (file.endsWith(".d.ts"))
+        expect(text, file).not.toMatch(/\bNodeJS\.|["']node:|reference types=["']node["']|\bBuffer\b/);
       else expect(text, file).not.toContain("sourceMappingURL");
     }
   });
@@ -137,7 +181,22 @@ describe("the tarball", () => {
   it("passes arethetypeswrong (esm-only) for every entry point that plain TypeScript can type", async () => {
     // ./components and ./components/island are .astro source, typed by Astro's own tooling (astro
     // check below covers ./components); ./styles.css is a stylesheet. None has anything for attw to resolve.
-    const result = await run(process.execPath, [repoTool("@arethetypeswrong/cli"), packed.tarball, "--profile", "esm-only", "--exclude-entrypoints", "./components", "./components/island", "./styles.css", "--format", "ascii"], work);
+    const result = await run(
+      process.execPath,
+      [
+        repoTool("@arethetypeswrong/cli"),
+        packed.tarball,
+        "--profile",
+        "esm-only",
+        "--exclude-entrypoints",
+        "./components",
+        "./components/island",
+        "./styles.css",
+        "--format",
+        "ascii",
+      ],
+      work,
+    );
     expect(result.code, result.output).toBe(0);
   });
 });
@@ -150,12 +209,17 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
       expect(install.code, install.output).toBe(0);
       expect(install.output).not.toMatch(/ERESOLVE|peer dep|conflicting peer/i);
     }
-    const installed = JSON.parse(readFileSync(join(siteDir(major), "node_modules/astro/package.json"), "utf8")) as { version: string };
+    const installed = JSON.parse(readFileSync(join(siteDir(major), "node_modules/astro/package.json"), "utf8")) as {
+      version: string;
+    };
     expect(installed.version.split(".")[0]).toBe(String(major));
     // The package uses Astro's own Vite: a second copy would be megabytes and, on Astro 5 and 6,
     // another major version.
     const vites = await npm(["ls", "vite", "--all", "--parseable"], siteDir(major));
-    expect(vites.stdout.split(/\r?\n/).filter((line) => /node_modules[\\/]vite$/.test(line)), vites.output).toHaveLength(1);
+    expect(
+      vites.stdout.split(/\r?\n/).filter((line) => /node_modules[\\/]vite$/.test(line)),
+      vites.output,
+    ).toHaveLength(1);
   });
 
   it("builds with the documented setup, the comments in the HTML", { timeout: BUILD_TIMEOUT_MS }, async () => {
@@ -170,7 +234,9 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
     expect(html).toMatch(/data-comment-count="2"/);
     // injectStyles: the default stylesheet, inlined or (now that it is larger than Vite's inline
     // limit) linked from the page.
-    const linked = [...html.matchAll(/<link rel="stylesheet" href="\/([^"]+)"/g)].map((match) => readFileSync(join(siteDir(major), "dist", match[1]!), "utf8"));
+    const linked = [...html.matchAll(/<link rel="stylesheet" href="\/([^"]+)"/g)].map((match) =>
+      readFileSync(join(siteDir(major), "dist", match[1]!), "utf8"),
+    );
     expect([html, ...linked].join("\n")).toContain("--ac-accent");
     expect(html).not.toMatch(/data-fetched="never"/);
     expect(html).not.toContain("Not Yet Moderated");
@@ -181,12 +247,16 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
     expect(typed).toMatch(/<h2[^>]*>Rendered from the entry[\s\S]*data-comment-author[^>]*>Ada Lovelace</);
   });
 
-  it("builds again with nothing changed: nothing rendered, the comments still in the HTML", { timeout: BUILD_TIMEOUT_MS }, async () => {
+  it("builds again with nothing changed: nothing rendered, the comments still in the HTML", {
+    timeout: BUILD_TIMEOUT_MS,
+  }, async () => {
     // Astro 5 and 6 bundle only the content modules a sync names: a warm sync must name them all.
     const build = await astro(major, ["build"], env());
     expect(build.code, build.output).toBe(0);
     expect(build.output).toMatch(/\[astro-comments\] 2 comments on 1 page: 0 rendered, 1 unchanged/);
-    expect(readFileSync(join(siteDir(major), "dist/posts/hello-world/index.html"), "utf8")).toMatch(/data-comment-author[^>]*>Grace Hopper</);
+    expect(readFileSync(join(siteDir(major), "dist/posts/hello-world/index.html"), "utf8")).toMatch(
+      /data-comment-author[^>]*>Grace Hopper</,
+    );
   });
 
   it("passes astro check", { timeout: BUILD_TIMEOUT_MS }, async () => {
@@ -203,12 +273,20 @@ describe("on a Node older than the package supports", () => {
     ["astro-comments/live-loader", "dist/live-loader.js"],
   ])("importing %s fails in one line that names the Node it needs", async (specifier, entry) => {
     // Evaluated first (ESM evaluates imports in order), so undici never gets to fail in its own words.
-    const firstStatement = /^(?:import|export)\b[^;]*;/m.exec(readFileSync(join(siteDir(7), "node_modules/astro-comments", entry), "utf8"))?.[0];
+    const firstStatement = /^(?:import|export)\b[^;]*;/m.exec(
+      readFileSync(join(siteDir(7), "node_modules/astro-comments", entry), "utf8"),
+    )?.[0];
     expect(firstStatement).toBe('import "./node-version.js";');
     const olderNode = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'22.18.0'})";
-    const result = await run(process.execPath, ["--import", olderNode, "--input-type=module", "-e", `await import(${JSON.stringify(specifier)})`], siteDir(7));
+    const result = await run(
+      process.execPath,
+      ["--import", olderNode, "--input-type=module", "-e", `await import(${JSON.stringify(specifier)})`],
+      siteDir(7),
+    );
     expect(result.code).not.toBe(0);
-    expect(result.output).toContain(`astro-comments needs Node ${minimumNodeVersion} or newer, but this is Node 22.18.0`);
+    expect(result.output).toContain(
+      `astro-comments needs Node ${minimumNodeVersion} or newer, but this is Node 22.18.0`,
+    );
     expect(result.output).not.toMatch(/TypeError|undici/);
   });
 });
@@ -216,7 +294,13 @@ describe("on a Node older than the package supports", () => {
 describe("footprint", () => {
   it(`adds at most ${footprintBudget.packages} packages and ${footprintBudget.bytes / 1e6} MB to a fresh Astro 7 site`, () => {
     const { before, after } = footprints;
-    expect(before && after, installs.get(7)?.map((install) => install.output).join("\n")).toBeTruthy();
+    expect(
+      before && after,
+      installs
+        .get(7)
+        ?.map((install) => install.output)
+        .join("\n"),
+    ).toBeTruthy();
     const added = [...after!.packages].filter((pkg) => !before!.packages.has(pkg)).sort();
     const bytes = after!.bytes - before!.bytes;
     const report = `astro-comments adds ${added.length} packages, ${bytes} bytes: ${added.join(", ")}`;

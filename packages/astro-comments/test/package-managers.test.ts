@@ -10,7 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer, type MockServer, type StoredComment } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packFromSources, pnpm, siteAstro, startSiteServer, writeSite, yarn, type RunResult } from "./helpers/pack-sites.ts";
+import {
+  packFromSources,
+  pnpm,
+  siteAstro,
+  startSiteServer,
+  writeSite,
+  yarn,
+  type RunResult,
+} from "./helpers/pack-sites.ts";
 
 const TOKEN = "tok-managers-81f3a0";
 /**
@@ -24,13 +32,28 @@ const chunkBudgetBytes = 4_000;
 const adapter = "@astrojs/node@^11";
 
 const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id, domain: "example.com", parentId: null, status: "approved", created_at: `2026-01-0${id}T10:00:00.000000Z`,
-  content: "", html: "", name: "", path: "/posts/hello-world", ...fields,
+  id,
+  domain: "example.com",
+  parentId: null,
+  status: "approved",
+  created_at: `2026-01-0${id}T10:00:00.000000Z`,
+  content: "",
+  html: "",
+  name: "",
+  path: "/posts/hello-world",
+  ...fields,
 });
 // Rust is no grammar of PrismJS's core: it loads on demand, from a chunk of its own once bundled.
 const comments: StoredComment[] = [
-  comment(1, { name: "Ada Lovelace", html: '<p>In Rust:</p>\n<pre><code class="language-rust">fn main() { let answer = 42; }</code></pre>' }),
-  comment(2, { parentId: 1, name: "Grace Hopper", html: '<pre><code class="language-js">const answer = 42;</code></pre>' }),
+  comment(1, {
+    name: "Ada Lovelace",
+    html: '<p>In Rust:</p>\n<pre><code class="language-rust">fn main() { let answer = 42; }</code></pre>',
+  }),
+  comment(2, {
+    parentId: 1,
+    name: "Grace Hopper",
+    html: '<pre><code class="language-js">const answer = 42;</code></pre>',
+  }),
 ];
 const rustTokens = '<span class="token keyword">fn</span> <span class="token function-definition function">main</span>';
 
@@ -125,7 +148,9 @@ function pageChunks(site: string, page: string): Chunk[] {
   const chunks = JSON.parse(readFileSync(join(site, "chunks.json"), "utf8")) as Chunk[];
   const entry = chunks.find((chunk) => chunk.moduleIds.some((id) => id.replaceAll("\\", "/").endsWith(page)));
   if (entry === undefined) throw new Error(`no chunk holds ${page}`);
-  const inEnvironment = new Map(chunks.filter((chunk) => chunk.environment === entry.environment).map((chunk) => [chunk.fileName, chunk]));
+  const inEnvironment = new Map(
+    chunks.filter((chunk) => chunk.environment === entry.environment).map((chunk) => [chunk.fileName, chunk]),
+  );
   const seen = new Map<string, Chunk>();
   const visit = (chunk: Chunk) => {
     if (seen.has(chunk.fileName)) return;
@@ -158,7 +183,10 @@ async function installAndBuild(name: SiteName, tarball: string): Promise<void> {
   const packages = ["astro@7", adapter, ...(withComments ? [tarball] : [])];
   if (name === "yarn") {
     writeSite(site, { ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n", "yarn.lock": "" });
-    installs.set(name, await yarn(["add", ...packages.map((pkg) => (pkg === tarball ? `astro-comments@file:${tarball}` : pkg))], site));
+    installs.set(
+      name,
+      await yarn(["add", ...packages.map((pkg) => (pkg === tarball ? `astro-comments@file:${tarball}` : pkg))], site),
+    );
   } else {
     installs.set(name, await pnpm(["add", ...packages], site));
   }
@@ -202,7 +230,9 @@ describe.each(managers)("a site installed with %s", (manager) => {
     expect(html).toContain('<span class="token keyword">const</span>');
     // The routes the integration injects run bundled as well.
     expect(readFileSync(join(siteDir(manager), "dist/client/comments.xml"), "utf8")).toContain("Grace Hopper");
-    expect(JSON.parse(readFileSync(join(siteDir(manager), "dist/client/comments/counts.json"), "utf8"))).toEqual({ "/posts/hello-world": 2 });
+    expect(JSON.parse(readFileSync(join(siteDir(manager), "dist/client/comments/counts.json"), "utf8"))).toEqual({
+      "/posts/hello-world": 2,
+    });
   });
 
   it("serves live comments from the adapter's server bundle, highlighted", { timeout: 60_000 }, async () => {
@@ -222,12 +252,19 @@ describe.each(managers)("a site installed with %s", (manager) => {
 
 describe("a page that imports a constant from content.config.ts", () => {
   it(`loads no fetch or render code, no chunk over ${chunkBudgetBytes / 1000} KB larger and at most ${importBudgetBytes / 1000} KB more in all than without astro-comments`, () => {
-    for (const name of ["pnpm", "pnpm-without"] as const) expect(builds.get(name)?.result.code, builds.get(name)?.result.output).toBe(0);
+    for (const name of ["pnpm", "pnpm-without"] as const)
+      expect(builds.get(name)?.result.code, builds.get(name)?.result.output).toBe(0);
     const withLoader = pageChunks(siteDir("pnpm"), "src/pages/index.astro");
     const without = pageChunks(siteDir("pnpm-without"), "src/pages/index.astro");
     // The loader's error classes may come along (api-error.js, with the brand and the escaping of
     // service text they use: small modules that import nothing); the client, crawl and renderer may not.
-    const heavy = withLoader.flatMap((chunk) => chunk.moduleIds).filter((id) => /[\\/]node_modules[\\/](undici|prismjs|htmlparser2|entities)[\\/]|astro-comments[\\/]dist[\\/](sync-comments|fetch-comments|api[\\/](?!api-error|brand|service-text)|render[\\/])/.test(id));
+    const heavy = withLoader
+      .flatMap((chunk) => chunk.moduleIds)
+      .filter((id) =>
+        /[\\/]node_modules[\\/](undici|prismjs|htmlparser2|entities)[\\/]|astro-comments[\\/]dist[\\/](sync-comments|fetch-comments|api[\\/](?!api-error|brand|service-text)|render[\\/])/.test(
+          id,
+        ),
+      );
     expect(heavy).toEqual([]);
     const bytes = (chunks: Chunk[]) => chunks.reduce((sum, chunk) => sum + chunk.bytes, 0);
     const list = (chunks: Chunk[]) => chunks.map((chunk) => `${chunk.fileName} ${chunk.bytes}`).join(", ");
@@ -237,7 +274,9 @@ describe("a page that imports a constant from content.config.ts", () => {
       `index page with astro-comments: ${bytes(withLoader)} bytes, ${own} of them astro-comments' own (${list(withLoader)}), build ${seconds("pnpm")} s; ` +
         `without: ${bytes(without)} bytes (${list(without)}), build ${seconds("pnpm-without")} s`,
     );
-    expect(bytes(withLoader) - bytes(without), `${list(withLoader)} vs ${list(without)}`).toBeLessThanOrEqual(importBudgetBytes);
+    expect(bytes(withLoader) - bytes(without), `${list(withLoader)} vs ${list(without)}`).toBeLessThanOrEqual(
+      importBudgetBytes,
+    );
     // Vite splits the shared code differently once there are more pages to share it, so chunks have
     // no counterpart by name: the page's own chunk (listed first) and the largest one are compared.
     const largest = (chunks: Chunk[]) => Math.max(...chunks.map((chunk) => chunk.bytes));

@@ -26,18 +26,31 @@ afterEach(async () => {
 
 function recordingLogger() {
   const lines: string[] = [];
-  const logger: CrawlLogger = { info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), debug: () => undefined };
+  const logger: CrawlLogger = {
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    debug: () => undefined,
+  };
   return { lines, logger };
 }
 
-const credentials = (server: MockServer) => ({ domain: "example.com", endpoint: new URL("/api/comments", server.url), apiToken: TOKEN });
-const pauseLine = /^info the comments service's rate limit \((\d+) requests? [^)]*\) was reached after (\d+) of (\d+) pages; waiting (\d+) s$/;
+const credentials = (server: MockServer) => ({
+  domain: "example.com",
+  endpoint: new URL("/api/comments", server.url),
+  apiToken: TOKEN,
+});
+const pauseLine =
+  /^info the comments service's rate limit \((\d+) requests? [^)]*\) was reached after (\d+) of (\d+) pages; waiting (\d+) s$/;
 
 describe("a crawl that needs more requests than the rate limit allows", () => {
   it("waits the limit out at most once per extra period, one info line per pause, and gets every comment", async () => {
     // Virtual time: a two-minute window costs nothing, and it is far above giveUpAfter below.
     const windowMs = 120_000;
-    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, faults: { rateLimit: { limit: 1_000_000, windowMs } } });
+    mock = await startMockServer({
+      token: TOKEN,
+      dataset: { seed: 5, size: 300 },
+      faults: { rateLimit: { limit: 1_000_000, windowMs } },
+    });
     const threads = mock.store.threads("example.com");
     const perPage = 5;
     const pages = Math.ceil(threads.length / perPage);
@@ -57,12 +70,22 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
         virtualMs = Math.max(virtualMs, until);
       },
     };
-    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, faults: { rateLimit: { limit, windowMs, now: clock.now } } });
+    mock = await startMockServer({
+      token: TOKEN,
+      dataset: { seed: 5, size: 300 },
+      faults: { rateLimit: { limit, windowMs, now: clock.now } },
+    });
     const { lines, logger } = recordingLogger();
     // giveUpAfter far below a pause (virtual): rate-limit waits are not charged to it. It also
     // bounds each real attempt, so it stays long enough for a mock on a machine with no core free
     // (0.5 s was not: an attempt timed out under load).
-    const { result, summary } = await crawlComments(credentials(mock), { ...crawlDefaults, perPage, giveUpAfter: 60_000 }, logger, collectThreads, clock);
+    const { result, summary } = await crawlComments(
+      credentials(mock),
+      { ...crawlDefaults, perPage, giveUpAfter: 60_000 },
+      logger,
+      collectThreads,
+      clock,
+    );
 
     expect(result).toEqual(mock.store.threads("example.com"));
     const periodsNeeded = Math.ceil(pages / limit);
@@ -85,14 +108,25 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
   });
 
   it("fails at once when the service asks for a longer wait than rateLimitWait, naming the pages needed and the limit", async () => {
-    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, faults: { rateLimit: { limit: 3, windowMs: 3_600_000 } } });
+    mock = await startMockServer({
+      token: TOKEN,
+      dataset: { seed: 5, size: 300 },
+      faults: { rateLimit: { limit: 3, windowMs: 3_600_000 } },
+    });
     const { logger } = recordingLogger();
     const started = performance.now();
-    const error = await crawlComments(credentials(mock), { ...crawlDefaults, perPage: 5, concurrency: 1 }, logger, collectThreads).catch((caught: unknown) => caught);
+    const error = await crawlComments(
+      credentials(mock),
+      { ...crawlDefaults, perPage: 5, concurrency: 1 },
+      logger,
+      collectThreads,
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CommentsApiError);
     const pages = Math.ceil(mock.store.threads("example.com").length / 5);
     expect((error as CommentsApiError).message).toMatch(
-      new RegExp(`^astro-comments: the comments service's rate limit \\(3 requests an hour\\) asks to wait 3600 s \\(Retry-After\\), more than the 600 s left of rateLimitWait \\(600 s\\); this site needs ${pages} pages of 5 comments, 3 fetched so far`),
+      new RegExp(
+        `^astro-comments: the comments service's rate limit \\(3 requests an hour\\) asks to wait 3600 s \\(Retry-After\\), more than the 600 s left of rateLimitWait \\(600 s\\); this site needs ${pages} pages of 5 comments, 3 fetched so far`,
+      ),
     );
     expect((error as CommentsApiError).hint).toContain("rateLimitWait");
     expect(performance.now() - started).toBeLessThan(30_000);
@@ -101,48 +135,88 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
 
 describe("page size", () => {
   it("asks for 100 a page, and falls back once with one info line when a validating service refuses it (422)", async () => {
-    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, maxPerPage: 50, perPageLimit: "reject" });
+    mock = await startMockServer({
+      token: TOKEN,
+      dataset: { seed: 5, size: 300 },
+      maxPerPage: 50,
+      perPageLimit: "reject",
+    });
     const { lines, logger } = recordingLogger();
     const { result, summary } = await crawlComments(credentials(mock), crawlDefaults, logger, collectThreads);
     expect(result).toEqual(mock.store.threads("example.com"));
     expect(summary.perPage).toBe(50);
-    expect(lines.filter((line) => line.includes("a page"))).toEqual(["info the comments service does not serve 100 comments a page; asking for 50 (set the perPage option to skip this request)"]);
+    expect(lines.filter((line) => line.includes("a page"))).toEqual([
+      "info the comments service does not serve 100 comments a page; asking for 50 (set the perPage option to skip this request)",
+    ]);
   });
 
   it("asks for the maximum the service's error names when that is below 50", async () => {
-    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, maxPerPage: 30, perPageLimit: "reject" });
+    mock = await startMockServer({
+      token: TOKEN,
+      dataset: { seed: 5, size: 300 },
+      maxPerPage: 30,
+      perPageLimit: "reject",
+    });
     const { lines, logger } = recordingLogger();
     const { summary } = await crawlComments(credentials(mock), crawlDefaults, logger, collectThreads);
     expect(summary.perPage).toBe(30);
     expect(summary.requests).toBe(1 + Math.ceil(mock.store.threads("example.com").length / 30));
-    expect(lines).toContain("info the comments service does not serve 100 comments a page; asking for 30 (set the perPage option to skip this request)");
+    expect(lines).toContain(
+      "info the comments service does not serve 100 comments a page; asking for 30 (set the perPage option to skip this request)",
+    );
   });
 
   it("keeps a perPage the user pinned, and says which value to set when the service refuses it", async () => {
-    mock = await startMockServer({ token: TOKEN, dataset: { seed: 5, size: 300 }, maxPerPage: 30, perPageLimit: "reject" });
+    mock = await startMockServer({
+      token: TOKEN,
+      dataset: { seed: 5, size: 300 },
+      maxPerPage: 30,
+      perPageLimit: "reject",
+    });
     const { logger } = recordingLogger();
-    const error = await crawlComments(credentials(mock), { ...crawlDefaults, perPage: 40 }, logger, collectThreads).catch((caught: unknown) => caught);
+    const error = await crawlComments(
+      credentials(mock),
+      { ...crawlDefaults, perPage: 40 },
+      logger,
+      collectThreads,
+    ).catch((caught: unknown) => caught);
     expect((error as CommentsApiError).message).toContain("Set the perPage option to 30 or less.");
   });
 });
 
 describe("astro build against a throttled service", () => {
-  it("builds every page with every comment, logging one line per pause and no warning", async () => {
-    // The service serves 10 a page; 8 requests per 1.5 s make the crawl span about three periods.
-    mock = await startMockServer({ token: TOKEN, maxPerPage: 10, faults: { rateLimit: { limit: 8, windowMs: 1_500 } } });
-    site = copySite("rate-limit");
-    const out = join(mkdtempSync(join(tmpdir(), "ac-rate-")), "dist");
-    const build = await astroBuild({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN }, out, site.dir);
-    expect(build.code, build.log).toBe(0);
-    const pauses = build.log.split("\n").filter((line) => line.includes("rate limit (8 requests"));
-    const pages = Math.ceil(mock.store.threads("example.com").length / 10);
-    expect(pauses.length).toBeGreaterThanOrEqual(1);
-    expect(pauses.length).toBeLessThanOrEqual(Math.ceil(pages / 8) - 1);
-    expect(build.log).not.toMatch(/\[WARN\]/);
-    expect(build.log).toMatch(/\d+ requests of 10, [\d.]+ MiB, \d+ rate-limit pauses? \(\d+ s\)\)/);
-    const helloWorld = mock.store.threads("example.com").filter((thread) => pathKey(thread.path) === "/posts/hello-world");
-    const expected = helloWorld.reduce((n, thread) => n + 1 + thread.children.length, 0);
-    expect(expected).toBeGreaterThan(0);
-    expect(readFileSync(join(out, "posts", "hello-world", "index.html"), "utf8").match(/<article [^>]*data-comment /g)).toHaveLength(expected);
-  }, BUILD_TIMEOUT_MS);
+  it(
+    "builds every page with every comment, logging one line per pause and no warning",
+    async () => {
+      // The service serves 10 a page; 8 requests per 1.5 s make the crawl span about three periods.
+      mock = await startMockServer({
+        token: TOKEN,
+        maxPerPage: 10,
+        faults: { rateLimit: { limit: 8, windowMs: 1_500 } },
+      });
+      site = copySite("rate-limit");
+      const out = join(mkdtempSync(join(tmpdir(), "ac-rate-")), "dist");
+      const build = await astroBuild(
+        { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN },
+        out,
+        site.dir,
+      );
+      expect(build.code, build.log).toBe(0);
+      const pauses = build.log.split("\n").filter((line) => line.includes("rate limit (8 requests"));
+      const pages = Math.ceil(mock.store.threads("example.com").length / 10);
+      expect(pauses.length).toBeGreaterThanOrEqual(1);
+      expect(pauses.length).toBeLessThanOrEqual(Math.ceil(pages / 8) - 1);
+      expect(build.log).not.toMatch(/\[WARN\]/);
+      expect(build.log).toMatch(/\d+ requests of 10, [\d.]+ MiB, \d+ rate-limit pauses? \(\d+ s\)\)/);
+      const helloWorld = mock.store
+        .threads("example.com")
+        .filter((thread) => pathKey(thread.path) === "/posts/hello-world");
+      const expected = helloWorld.reduce((n, thread) => n + 1 + thread.children.length, 0);
+      expect(expected).toBeGreaterThan(0);
+      expect(
+        readFileSync(join(out, "posts", "hello-world", "index.html"), "utf8").match(/<article [^>]*data-comment /g),
+      ).toHaveLength(expected);
+    },
+    BUILD_TIMEOUT_MS,
+  );
 });

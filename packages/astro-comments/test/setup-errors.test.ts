@@ -13,7 +13,10 @@ let site: SiteCopy;
 beforeAll(() => {
   site = copySite("no-collection");
   const config = join(site.dir, "src", "content.config.ts");
-  const text = readFileSync(config, "utf8").replace("export const collections = { posts, comments };", "export const collections = { posts };");
+  const text = readFileSync(config, "utf8").replace(
+    "export const collections = { posts, comments };",
+    "export const collections = { posts };",
+  );
   writeFileSync(config, text.replace(/^.*commentsLoader.*$/gm, ""));
 });
 afterAll(() => site.remove());

@@ -14,8 +14,16 @@ const stylesheet = fileURLToPath(new URL("../styles/comments.css", import.meta.u
 const TOKEN = "tok-starlight-7a31c0";
 
 const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id, domain: "example.com", parentId: null, status: "approved", created_at: `2026-02-0${id}T09:30:00.000000Z`,
-  content: "", html: "", name: "", path: "/guides/example/", ...fields,
+  id,
+  domain: "example.com",
+  parentId: null,
+  status: "approved",
+  created_at: `2026-02-0${id}T09:30:00.000000Z`,
+  content: "",
+  html: "",
+  name: "",
+  path: "/guides/example/",
+  ...fields,
 });
 const comments: StoredComment[] = [
   comment(1, { name: "Ada Lovelace", html: "<p>Step 2 needed <code>npm run build</code> first.</p>" }),
@@ -52,7 +60,9 @@ describe("a Starlight site with the Footer override", () => {
   it("installs Starlight and astro-comments side by side with a plain npm install", () => {
     expect(install.code, install.output).toBe(0);
     expect(install.output).not.toMatch(/ERESOLVE|conflicting peer/i);
-    const version = (name: string) => (JSON.parse(readFileSync(join(site, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+    const version = (name: string) =>
+      (JSON.parse(readFileSync(join(site, "node_modules", name, "package.json"), "utf8")) as { version: string })
+        .version;
     expect(version("@astrojs/starlight")).toBe("0.42.4");
     expect(version("astro")).toBe("7.3.5");
   });
@@ -78,11 +88,16 @@ describe("a Starlight site with the Footer override", () => {
   it("takes no colour from the system's scheme alone, and the override sets properties the stylesheet reads", () => {
     // A colour left to prefers-color-scheme would stay dark on a page the reader switched to light.
     const source = readFileSync(stylesheet, "utf8");
-    const media = [...source.matchAll(/@media \(prefers-color-scheme: dark\)\s*\{([\s\S]*?)\n\}/g)].map((match) => match[1]!).join("\n");
+    const media = [...source.matchAll(/@media \(prefers-color-scheme: dark\)\s*\{([\s\S]*?)\n\}/g)]
+      .map((match) => match[1]!)
+      .join("\n");
     expect(media).not.toMatch(/--ac-|(^|[\s;{])(color|background|border-color)\s*:/);
     const read = new Set([...source.matchAll(/var\((--ac-[\w-]+)/g)].map((match) => match[1]!));
     const assets = join(site, "dist/_astro");
-    const css = readdirSync(assets).filter((file) => file.endsWith(".css")).map((file) => readFileSync(join(assets, file), "utf8")).join("\n");
+    const css = readdirSync(assets)
+      .filter((file) => file.endsWith(".css"))
+      .map((file) => readFileSync(join(assets, file), "utf8"))
+      .join("\n");
     const override = /\.comments[^{]*\.astro-comments\s*\{([^}]*)\}/.exec(css)?.[1] ?? "";
     const set = [...override.matchAll(/(--ac-[\w-]+):\s*var\(--sl-/g)].map((match) => match[1]!);
     expect(set.length).toBeGreaterThan(5);

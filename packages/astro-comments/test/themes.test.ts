@@ -48,7 +48,13 @@ const skipped = chromiumMissing !== undefined && !chromiumRequired;
 if (skipped) console.warn(chromiumMissing);
 
 /** Copies a fixture, installs the tarball the way README step 1 says, builds, and serves dist. */
-async function setUp(site: Site, fixture: string, install: (tarball: string) => Promise<RunResult>, build: () => Promise<RunResult>, tarball: string): Promise<void> {
+async function setUp(
+  site: Site,
+  fixture: string,
+  install: (tarball: string) => Promise<RunResult>,
+  build: () => Promise<RunResult>,
+  tarball: string,
+): Promise<void> {
   site.dir = join(work, fixture);
   cpSync(join(fixtures, fixture), site.dir, { recursive: true });
   site.install = await install(tarball);
@@ -62,20 +68,35 @@ const env = (domain: string) => ({ COMMENTS_DOMAIN: domain, COMMENTS_API_URL: mo
 describe.skipIf(skipped)("real themes with the packed package, in Chromium", () => {
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
-    mock = await startMockServer({ token: TOKEN, comments: [...themeComments("docs.example.com", starlightPaths, 1), ...themeComments("blog.example.com", blogPaths, 11), ...themeComments("accelerator.example.com", acceleratorPaths, 21)] });
+    mock = await startMockServer({
+      token: TOKEN,
+      comments: [
+        ...themeComments("docs.example.com", starlightPaths, 1),
+        ...themeComments("blog.example.com", blogPaths, 11),
+        ...themeComments("accelerator.example.com", acceleratorPaths, 21),
+      ],
+    });
     work = mkdtempSync(join(tmpdir(), "astro-comments-themes-"));
     const { tarball } = await packFromSources(work);
     const pnpm = repoTool("pnpm");
     await setUp(
-      starlight, "starlight-tailwind-site",
+      starlight,
+      "starlight-tailwind-site",
       (file) => run(process.execPath, [pnpm, "add", file, "--prefer-offline", "--reporter=append-only"], starlight.dir),
       () => run(process.execPath, [pnpm, "exec", "astro", "build"], starlight.dir, env("docs.example.com")),
       tarball,
     );
     await setUp(
-      blog, "tailwind-blog-site",
+      blog,
+      "tailwind-blog-site",
       (file) => npm(["install", "--prefer-offline", file], blog.dir),
-      () => run(process.execPath, [join(blog.dir, "node_modules/astro/bin/astro.mjs"), "build"], blog.dir, env("blog.example.com")),
+      () =>
+        run(
+          process.execPath,
+          [join(blog.dir, "node_modules/astro/bin/astro.mjs"), "build"],
+          blog.dir,
+          env("blog.example.com"),
+        ),
       tarball,
     );
     // Astro Accelerator: the site as `npm pack` of the registry gives it, its sample pages, README
@@ -92,7 +113,17 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       accelerator.build = await run("npm", ["run", "build"], accelerator.dir, env("accelerator.example.com"));
       if (accelerator.build.code === 0) accelerator.server = await serveStatic(join(accelerator.dir, "dist"));
     }
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
+    });
   }, 20 * 60_000);
 
   afterAll(async () => {
@@ -107,9 +138,17 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
   }, 5 * 60_000);
 
   /** A page of a built site; `toggle` is what Starlight's theme switch saved ("dark"/"light"). */
-  async function open(site: Site, path: string, options: { colorScheme: "light" | "dark"; toggle?: "light" | "dark"; width?: number }): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, colorScheme: options.colorScheme });
-    if (options.toggle) await context.addInitScript(`localStorage.setItem("starlight-theme", ${JSON.stringify(options.toggle)});`);
+  async function open(
+    site: Site,
+    path: string,
+    options: { colorScheme: "light" | "dark"; toggle?: "light" | "dark"; width?: number },
+  ): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 1280, height: 900 },
+      colorScheme: options.colorScheme,
+    });
+    if (options.toggle)
+      await context.addInitScript(`localStorage.setItem("starlight-theme", ${JSON.stringify(options.toggle)});`);
     const page = await context.newPage();
     const response = await page.goto(`${site.server!.url}${path}`, { waitUntil: "load" });
     expect(response?.status(), path).toBe(200);
@@ -122,13 +161,25 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
     for (const c of audit.contrast) lowest.set(c.role, Math.min(c.ratio, lowest.get(c.role) ?? Infinity));
     console.info(`contrast, ${where}: ${[...lowest].map(([role, ratio]) => `${role} ${ratio}`).join(", ")}`);
     expect(failingContrast(audit), where).toEqual([]);
-    expect(audit.contrast.map((c) => c.role), where).toEqual(expect.arrayContaining(["heading", "name", "date", "body", "link", "code"]));
+    expect(
+      audit.contrast.map((c) => c.role),
+      where,
+    ).toEqual(expect.arrayContaining(["heading", "name", "date", "body", "link", "code"]));
     // Every pair of neighbouring blocks of the rich body: p→p, p→ul, ul→ol, ol→blockquote, blockquote→pre, pre→p.
     expect(Object.keys(audit.gaps).length, where).toBe(6);
-    expect(Object.entries(audit.gaps).filter(([, px]) => px <= 0), where).toEqual([]);
+    expect(
+      Object.entries(audit.gaps).filter(([, px]) => px <= 0),
+      where,
+    ).toEqual([]);
     expect(audit.listStyles.length, where).toBeGreaterThanOrEqual(3);
-    expect(audit.listStyles.filter((type) => type === "none"), where).toEqual([]);
-    expect(audit.listIndent.every((px) => px > 0), `${where}: list items indented past the paragraphs`).toBe(true);
+    expect(
+      audit.listStyles.filter((type) => type === "none"),
+      where,
+    ).toEqual([]);
+    expect(
+      audit.listIndent.every((px) => px > 0),
+      `${where}: list items indented past the paragraphs`,
+    ).toBe(true);
     expect(audit.headingPx, where).toBeGreaterThanOrEqual(audit.bodyPx);
     expect(audit.headingWeight, where).toBeGreaterThanOrEqual(600);
   }
@@ -151,13 +202,17 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       const theme = await page.evaluate(() => document.documentElement.dataset.theme);
       expect(theme, "Starlight applied the scheme this state means").toBe(state.scheme);
       // The section declares the scheme the site's toggle chose (darkMode: "auto").
-      expect(await page.evaluate(() => getComputedStyle(document.querySelector("[data-comments]")!).colorScheme)).toBe(state.scheme);
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector("[data-comments]")!).colorScheme)).toBe(
+        state.scheme,
+      );
       const audit = await auditSection(page);
       expectReadableTypography(audit, `Starlight, ${state.name}`);
       expect(await axeViolations(page), state.name).toEqual([]);
       if (state.name === "light system, toggled to dark") {
         mkdirSync(screenshots, { recursive: true });
-        await page.locator("[data-comments]").screenshot({ path: join(screenshots, "theme-starlight-tailwind-dark.png") });
+        await page
+          .locator("[data-comments]")
+          .screenshot({ path: join(screenshots, "theme-starlight-tailwind-dark.png") });
       }
       await context.close();
     });
@@ -176,7 +231,10 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       expect(await authors()).toEqual(["Ada Lovelace", "Grace Hopper"]);
       // A marker on window survives only a navigation that did not reload the page.
       await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
-      const swapped = page.evaluate(() => new Promise<void>((resolve) => document.addEventListener("astro:page-load", () => resolve(), { once: true })));
+      const swapped = page.evaluate(
+        () =>
+          new Promise<void>((resolve) => document.addEventListener("astro:page-load", () => resolve(), { once: true })),
+      );
       await page.locator(`nav a[href="${starlightPaths[1]}"]`).first().click();
       await swapped;
       expect(page.url()).toBe(`${starlight.server!.url}${starlightPaths[1]}`);
@@ -205,18 +263,26 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       expect(blog.build?.code, blog.build?.output).toBe(0);
     });
 
-    it.each(["light", "dark"] as const)("stays light, readable and typeset on the paper-coloured page with a %s system", async (colorScheme) => {
-      const { page, context } = await open(blog, blogPaths[0], { colorScheme });
-      const audit = await auditSection(page);
-      expectReadableTypography(audit, `blog, ${colorScheme} system`);
-      // Text on the page's own paper colour: the comments did not turn dark on their own.
-      const body = audit.contrast.find((c) => c.role === "body")!;
-      expect(body.foreground).toBe("#3d3528");
-      expect(await page.evaluate(() => getComputedStyle(document.querySelector("[data-comments]")!).colorScheme)).toBe("normal");
-      expect(await axeViolations(page), colorScheme).toEqual([]);
-      if (colorScheme === "dark") await page.locator("[data-comments]").screenshot({ path: join(screenshots, "theme-tailwind-blog-dark-system.png") });
-      await context.close();
-    });
+    it.each(["light", "dark"] as const)(
+      "stays light, readable and typeset on the paper-coloured page with a %s system",
+      async (colorScheme) => {
+        const { page, context } = await open(blog, blogPaths[0], { colorScheme });
+        const audit = await auditSection(page);
+        expectReadableTypography(audit, `blog, ${colorScheme} system`);
+        // Text on the page's own paper colour: the comments did not turn dark on their own.
+        const body = audit.contrast.find((c) => c.role === "body")!;
+        expect(body.foreground).toBe("#3d3528");
+        expect(
+          await page.evaluate(() => getComputedStyle(document.querySelector("[data-comments]")!).colorScheme),
+        ).toBe("normal");
+        expect(await axeViolations(page), colorScheme).toEqual([]);
+        if (colorScheme === "dark")
+          await page
+            .locator("[data-comments]")
+            .screenshot({ path: join(screenshots, "theme-tailwind-blog-dark-system.png") });
+        await context.close();
+      },
+    );
 
     it("takes the site's restyling through Tailwind: a custom property set by a utility class, and @apply", async () => {
       const { page, context } = await open(blog, blogPaths[0], { colorScheme: "light" });
@@ -244,7 +310,9 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
 
     it("shows each page of the article layout its own comments", async () => {
       const { page, context } = await open(accelerator, acceleratorPaths[1], { colorScheme: "light" });
-      expect(await page.locator("[data-comments] [data-comment-author]").allTextContents()).toEqual(["Katherine Johnson"]);
+      expect(await page.locator("[data-comments] [data-comment-author]").allTextContents()).toEqual([
+        "Katherine Johnson",
+      ]);
       await context.close();
     });
 
@@ -258,24 +326,39 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       return opened;
     }
 
-    it.each(["light", "dark"] as const)("follows the theme's colours, readable and typeset, with a %s system", async (colorScheme) => {
-      const { page, context } = await openEnhanced(colorScheme);
-      const audit = await auditSection(page);
-      // The body's own blocks, measured across the theme's inserted div: the blockquote before a
-      // <pre> touched it (0 px) while the stylesheet spaced only a block that follows another block.
-      const gaps = await page.evaluate(() => {
-        const blocks = [...document.querySelector("[data-comments] [data-comment-body]")!.children].filter((e) => !e.matches(".copy-container"));
-        return Object.fromEntries(blocks.slice(1).map((block, i) => [`${blocks[i]!.localName}→${block.localName}`, Math.round(block.getBoundingClientRect().top - blocks[i]!.getBoundingClientRect().bottom)]));
-      });
-      expect(Object.keys(audit.gaps)).toContain("div→pre");
-      expectReadableTypography({ ...audit, gaps }, `Astro Accelerator, ${colorScheme} system`);
-      // The body text is the theme's own --fore of that scheme (public/css/vars.css), not a palette of ours.
-      const body = audit.contrast.find((c) => c.role === "body")!;
-      expect(body.foreground).toBe(colorScheme === "dark" ? "#ddffff" : "#223333");
-      expect(await axeViolations(page), colorScheme).toEqual([]);
-      if (colorScheme === "dark") await page.locator("[data-comments]").screenshot({ path: join(screenshots, "theme-astro-accelerator-dark-system.png") });
-      await context.close();
-    });
+    it.each(["light", "dark"] as const)(
+      "follows the theme's colours, readable and typeset, with a %s system",
+      async (colorScheme) => {
+        const { page, context } = await openEnhanced(colorScheme);
+        const audit = await auditSection(page);
+        // The body's own blocks, measured across the theme's inserted div: the blockquote before a
+        // <pre> touched it (0 px) while the stylesheet spaced only a block that follows another block.
+        const gaps = await page.evaluate(() => {
+          const blocks = [...document.querySelector("[data-comments] [data-comment-body]")!.children].filter(
+            (e) => !e.matches(".copy-container"),
+          );
+          return Object.fromEntries(
+            blocks
+              .slice(1)
+              .map((block, i) => [
+                `${blocks[i]!.localName}→${block.localName}`,
+                Math.round(block.getBoundingClientRect().top - blocks[i]!.getBoundingClientRect().bottom),
+              ]),
+          );
+        });
+        expect(Object.keys(audit.gaps)).toContain("div→pre");
+        expectReadableTypography({ ...audit, gaps }, `Astro Accelerator, ${colorScheme} system`);
+        // The body text is the theme's own --fore of that scheme (public/css/vars.css), not a palette of ours.
+        const body = audit.contrast.find((c) => c.role === "body")!;
+        expect(body.foreground).toBe(colorScheme === "dark" ? "#ddffff" : "#223333");
+        expect(await axeViolations(page), colorScheme).toEqual([]);
+        if (colorScheme === "dark")
+          await page
+            .locator("[data-comments]")
+            .screenshot({ path: join(screenshots, "theme-astro-accelerator-dark-system.png") });
+        await context.close();
+      },
+    );
 
     it("does not overflow at 390 px", async () => {
       for (const colorScheme of ["light", "dark"] as const) {

@@ -16,7 +16,11 @@ export type { CommentsApiFailure };
  * message itself is left exactly as it is.
  */
 export function astroSafeString(error: Error): string {
-  return `${error.name}: ${error.message}`.replace(/(win)(dow)|(docu)(ment)/gi, (_, a: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined) => `${a ?? c}\u2060${b ?? d}`);
+  return `${error.name}: ${error.message}`.replace(
+    /(win)(dow)|(docu)(ment)/gi,
+    (_, a: string | undefined, b: string | undefined, c: string | undefined, d: string | undefined) =>
+      `${a ?? c}\u2060${b ?? d}`,
+  );
 }
 
 const apiErrorBrand = Symbol.for("astro-comments.CommentsApiError");
@@ -41,7 +45,15 @@ export class CommentsApiError extends Error {
   /** Printed by Astro under the message. */
   hint: string;
 
-  constructor(details: { failure: CommentsApiFailure; url: string; status?: number; message: string; action: string; attempts?: number; hint?: string }) {
+  constructor(details: {
+    failure: CommentsApiFailure;
+    url: string;
+    status?: number;
+    message: string;
+    action: string;
+    attempts?: number;
+    hint?: string;
+  }) {
     const where = details.status === undefined ? details.url : `${details.url}, HTTP ${details.status}`;
     // Service text is quoted where it is put in; escaping the whole line as well keeps anything
     // that slipped through (a network library's words) on one line and inert in a terminal.
@@ -63,21 +75,34 @@ export class CommentsApiError extends Error {
 
 type ParamsOf<Wording> = Wording extends (params: infer P) => string ? P : unknown;
 /** What an entry's message and action are worded from: nothing when both are plain strings. */
-type WordingArgs<Entry extends ApiErrorData> = unknown extends ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]> ? [] : [ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]>];
+type WordingArgs<Entry extends ApiErrorData> = unknown extends ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]>
+  ? []
+  : [ParamsOf<Entry["message"]> & ParamsOf<Entry["action"]>];
 /** Where a request failed (its URL, the status if any), and after how many attempts. */
 export type ApiErrorPlace = Pick<ConstructorParameters<typeof CommentsApiError>[0], "url" | "status" | "attempts">;
 
-function wordEntry(entry: ApiErrorData, params: unknown): { failure: CommentsApiFailure; message: string; action: string } {
-  const word = (wording: string | ((params: never) => string)) => (typeof wording === "string" ? wording : wording(params as never));
+function wordEntry(
+  entry: ApiErrorData,
+  params: unknown,
+): { failure: CommentsApiFailure; message: string; action: string } {
+  const word = (wording: string | ((params: never) => string)) =>
+    typeof wording === "string" ? wording : wording(params as never);
   return { failure: entry.failure, message: word(entry.message), action: word(entry.action) };
 }
 
 /** A catalogue entry's (errors-data.ts) failure kind, message and action, worded. */
-export function worded<Entry extends ApiErrorData>(entry: Entry, ...params: WordingArgs<Entry>): { failure: CommentsApiFailure; message: string; action: string } {
+export function worded<Entry extends ApiErrorData>(
+  entry: Entry,
+  ...params: WordingArgs<Entry>
+): { failure: CommentsApiFailure; message: string; action: string } {
   return wordEntry(entry, params[0]);
 }
 
 /** The CommentsApiError of a catalogue entry (errors-data.ts), failed at `place`. */
-export function apiError<Entry extends ApiErrorData>(entry: Entry, place: ApiErrorPlace, ...params: WordingArgs<Entry>): CommentsApiError {
+export function apiError<Entry extends ApiErrorData>(
+  entry: Entry,
+  place: ApiErrorPlace,
+  ...params: WordingArgs<Entry>
+): CommentsApiError {
   return new CommentsApiError({ ...place, ...wordEntry(entry, params[0]) });
 }

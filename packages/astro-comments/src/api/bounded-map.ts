@@ -2,7 +2,11 @@
  * Runs `task` over `items` with at most `limit` in flight. On the first failure no new task starts;
  * the ones in flight settle, then that failure is thrown.
  */
-export async function boundedMap<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+export async function boundedMap<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;

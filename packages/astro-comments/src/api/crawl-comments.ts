@@ -8,7 +8,15 @@ import { setTimeout as delay } from "node:timers/promises";
 import { crawlAllPages, type PageCollector } from "./crawl.ts";
 import type { Credentials } from "./credentials.ts";
 import { createCommentsClient, type CommentsClientOptions } from "./http-client.ts";
-import { DEFAULT_RATE_LIMIT_WAIT_MS, describeLimit, RateLimitGate, sharedGate, type GateClock, type Pause, type WaitBudget } from "./rate-limit-gate.ts";
+import {
+  DEFAULT_RATE_LIMIT_WAIT_MS,
+  describeLimit,
+  RateLimitGate,
+  sharedGate,
+  type GateClock,
+  type Pause,
+  type WaitBudget,
+} from "./rate-limit-gate.ts";
 import { PerPageRefused } from "./refusals.ts";
 import { plural } from "../utils/counting.ts";
 
@@ -69,25 +77,39 @@ export interface CrawlHooks extends Pick<CommentsClientOptions, "onBody" | "audi
   gate?: RateLimitGate;
 }
 
-
 /** Crawls every page of `credentials.domain`'s approved comments into what `collect` makes of them. */
-export async function crawlComments<T>(credentials: Credentials, settings: CrawlSettings, logger: CrawlLogger, collect: () => PageCollector<T>, hooks: CrawlHooks = {}): Promise<{ result: T; summary: CrawlSummary }> {
+export async function crawlComments<T>(
+  credentials: Credentials,
+  settings: CrawlSettings,
+  logger: CrawlLogger,
+  collect: () => PageCollector<T>,
+  hooks: CrawlHooks = {},
+): Promise<{ result: T; summary: CrawlSummary }> {
   const started = performance.now();
   const endpoint = credentials.endpoint.href;
   const progress = { pagesDone: 0, pages: 0 };
   let perPage = settings.perPage ?? PREFERRED_PER_PAGE;
   let rateLimitPauses = 0;
-  const pagesSoFar = () => (progress.pages > 0 ? `${progress.pagesDone} of ${plural(progress.pages, "page")}` : plural(progress.pagesDone, "page"));
+  const pagesSoFar = () =>
+    progress.pages > 0
+      ? `${progress.pagesDone} of ${plural(progress.pages, "page")}`
+      : plural(progress.pagesDone, "page");
   const budget: WaitBudget = {
     limitMs: settings.rateLimitWait,
     waitedMs: 0,
     onPause: (pause: Pause) => {
       rateLimitPauses++;
       const limit = describeLimit(pause.limit, pause.periodMs);
-      logger.info(`the comments service's rate limit${limit ? ` (${limit})` : ""} was reached after ${pagesSoFar()}; waiting ${Math.ceil(pause.waitMs / 1000)} s`);
+      logger.info(
+        `the comments service's rate limit${limit ? ` (${limit})` : ""} was reached after ${pagesSoFar()}; waiting ${Math.ceil(pause.waitMs / 1000)} s`,
+      );
     },
   };
-  const clock: GateClock = { now: hooks.now ?? (() => performance.now()), sleep: hooks.sleep ?? ((ms) => delay(ms)), random: hooks.random ?? Math.random };
+  const clock: GateClock = {
+    now: hooks.now ?? (() => performance.now()),
+    sleep: hooks.sleep ?? ((ms) => delay(ms)),
+    random: hooks.random ?? Math.random,
+  };
   // A test's clock is its own: sharing a gate with it would mix clocks.
   const injected = hooks.now !== undefined || hooks.sleep !== undefined;
   const gate = hooks.gate ?? (injected ? new RateLimitGate(clock) : sharedGate(gateKey(credentials), clock));
@@ -101,7 +123,10 @@ export async function crawlComments<T>(credentials: Credentials, settings: Crawl
     retryPolicy: { retries: settings.retries, giveUpAfterMs: settings.giveUpAfter },
     gate,
     rateLimitBudget: budget,
-    describeNeed: () => (progress.pages > 0 ? `this site needs ${plural(progress.pages, "page")} of ${perPage} comments, ${progress.pagesDone} fetched so far` : "not even the first page was fetched"),
+    describeNeed: () =>
+      progress.pages > 0
+        ? `this site needs ${plural(progress.pages, "page")} of ${perPage} comments, ${progress.pagesDone} fetched so far`
+        : "not even the first page was fetched",
     onRetry: ({ url, reason, waitMs }) => logger.warn(`retrying ${url} in ${(waitMs / 1000).toFixed(1)} s (${reason})`),
     ...hooks,
   });
@@ -145,9 +170,14 @@ export async function crawlComments<T>(credentials: Credentials, settings: Crawl
         };
       } catch (error) {
         // A validating service refuses a page size above its maximum (422) rather than capping it.
-        const next = error instanceof PerPageRefused && settings.perPage === undefined && fallbacks < 2 ? Math.min(error.limit ?? FALLBACK_PER_PAGE, FALLBACK_PER_PAGE, perPage - 1) : undefined;
+        const next =
+          error instanceof PerPageRefused && settings.perPage === undefined && fallbacks < 2
+            ? Math.min(error.limit ?? FALLBACK_PER_PAGE, FALLBACK_PER_PAGE, perPage - 1)
+            : undefined;
         if (next === undefined || next < 1) throw error;
-        logger.info(`the comments service does not serve ${perPage} comments a page; asking for ${next} (set the perPage option to skip this request)`);
+        logger.info(
+          `the comments service does not serve ${perPage} comments a page; asking for ${next} (set the perPage option to skip this request)`,
+        );
         perPage = next;
       }
     }

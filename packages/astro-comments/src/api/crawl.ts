@@ -69,8 +69,10 @@ async function crawlOnce<T>(options: CrawlOptions<T>): Promise<CrawlResult<T> & 
       throw apiError(WrongPage, { url: fetched.url }, { asked: page, got: meta.current_page });
     }
     if (meta.total !== total) throw new ListChanged(listChanges.total(total, meta.total));
-    if (meta.per_page !== perPage || meta.last_page !== lastPage) throw new ListChanged(listChanges.paging(perPage, meta.per_page, lastPage, meta.last_page));
-    if (data.length !== expectedCount(page)) throw new ListChanged(listChanges.pageSize(page, data.length, expectedCount(page)));
+    if (meta.per_page !== perPage || meta.last_page !== lastPage)
+      throw new ListChanged(listChanges.paging(perPage, meta.per_page, lastPage, meta.last_page));
+    if (data.length !== expectedCount(page))
+      throw new ListChanged(listChanges.pageSize(page, data.length, expectedCount(page)));
     return data;
   };
 

@@ -9,21 +9,31 @@ export interface Credentials {
   apiToken: string;
 }
 
-export const envNames = { domain: "COMMENTS_DOMAIN", apiUrl: "COMMENTS_API_URL", apiToken: "COMMENTS_API_TOKEN" } as const;
+export const envNames = {
+  domain: "COMMENTS_DOMAIN",
+  apiUrl: "COMMENTS_API_URL",
+  apiToken: "COMMENTS_API_TOKEN",
+} as const;
 
 /**
  * Checks the three values and finds the endpoint: the service's base URL, or a URL already ending
  * in /api/comments. Problems are added to `problems`, worded by option name; the token is never
  * quoted.
  */
-export function checkCredentials(values: { domain: string; apiUrl: string; apiToken: string }, problems: string[]): Credentials {
+export function checkCredentials(
+  values: { domain: string; apiUrl: string; apiToken: string },
+  problems: string[],
+): Credentials {
   const { domain, apiUrl, apiToken } = values;
-  if (/[\s/]/.test(domain) || domain.includes("://")) problems.push(`"domain" must be a bare domain like "example.com", not "${domain}"`);
-  if (/[\s\u0000-\u001f\u007f]/.test(apiToken)) problems.push(`"apiToken" contains whitespace or control characters; copy the token again`);
+  if (/[\s/]/.test(domain) || domain.includes("://"))
+    problems.push(`"domain" must be a bare domain like "example.com", not "${domain}"`);
+  if (/[\s\u0000-\u001f\u007f]/.test(apiToken))
+    problems.push(`"apiToken" contains whitespace or control characters; copy the token again`);
   let endpoint = new URL("http://invalid.invalid");
   try {
     const base = new URL(apiUrl);
-    if (base.protocol !== "https:" && base.protocol !== "http:") problems.push(`"apiUrl" must be an http(s) URL, got ${base.protocol}`);
+    if (base.protocol !== "https:" && base.protocol !== "http:")
+      problems.push(`"apiUrl" must be an http(s) URL, got ${base.protocol}`);
     if (base.username || base.password) problems.push(`"apiUrl" must not carry credentials; use apiToken`);
     base.search = "";
     base.hash = "";
@@ -46,13 +56,21 @@ export function listNames(names: readonly string[]): string {
  * without astro.config. Throws one error naming every missing or bad variable.
  */
 export function credentialsFromEnv(env: Record<string, string | undefined>): Credentials {
-  const values = { domain: env[envNames.domain]?.trim() ?? "", apiUrl: env[envNames.apiUrl]?.trim() ?? "", apiToken: env[envNames.apiToken]?.trim() ?? "" };
-  const missing = (Object.keys(values) as Array<keyof typeof values>).filter((key) => values[key] === "").map((key) => envNames[key]);
+  const values = {
+    domain: env[envNames.domain]?.trim() ?? "",
+    apiUrl: env[envNames.apiUrl]?.trim() ?? "",
+    apiToken: env[envNames.apiToken]?.trim() ?? "",
+  };
+  const missing = (Object.keys(values) as Array<keyof typeof values>)
+    .filter((key) => values[key] === "")
+    .map((key) => envNames[key]);
   if (missing.length > 0) throw new Error(EnvCredentialsMissing.message(listNames(missing)));
   const problems: string[] = [];
   const credentials = checkCredentials(values, problems);
   if (problems.length > 0) {
-    const byVariable = problems.map((problem) => problem.replace(/^"(domain|apiUrl|apiToken)"/, (_, key: keyof typeof envNames) => envNames[key]));
+    const byVariable = problems.map((problem) =>
+      problem.replace(/^"(domain|apiUrl|apiToken)"/, (_, key: keyof typeof envNames) => envNames[key]),
+    );
     throw new Error(EnvCredentialsInvalid.message(byVariable));
   }
   return credentials;

@@ -7,9 +7,23 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { CommentListResponse } from "./generated/api-types.ts";
 import { createContractValidator, describeSchemaErrors } from "./generated/list-response-contract.ts";
 import { Agent, request } from "undici";
-import { ApiTimedOut, ApiUnreachable, ContractBroken, InvalidJson, NotJsonContentType, ResponseTooLarge, ServerKeptFailing } from "../errors-data.ts";
+import {
+  ApiTimedOut,
+  ApiUnreachable,
+  ContractBroken,
+  InvalidJson,
+  NotJsonContentType,
+  ResponseTooLarge,
+  ServerKeptFailing,
+} from "../errors-data.ts";
 import { apiError, CommentsApiError } from "./api-error.ts";
-import { DEFAULT_RATE_LIMIT_WAIT_MS, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type WaitBudget } from "./rate-limit-gate.ts";
+import {
+  DEFAULT_RATE_LIMIT_WAIT_MS,
+  RateLimitBudgetExceeded,
+  RateLimitGate,
+  readRateLimitHeaders,
+  type WaitBudget,
+} from "./rate-limit-gate.ts";
 import { describeAttemptFailure, parserReason, rateLimitRefusal, refusal } from "./refusals.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
 import { quoteServiceText } from "./service-text.ts";
@@ -77,7 +91,8 @@ function pageUrl(endpoint: URL, domain: string, page: number, perPage: number): 
 export const metaNumbers = ["current_page", "from", "to", "last_page", "per_page", "total"] as const;
 
 /** A decimal string the client reads as the number it spells. */
-export const isDecimalString = (value: unknown): value is string => typeof value === "string" && /^(0|[1-9][0-9]{0,14})$/.test(value);
+export const isDecimalString = (value: unknown): value is string =>
+  typeof value === "string" && /^(0|[1-9][0-9]{0,14})$/.test(value);
 
 /**
  * Laravel before 9.2 sends `per_page` as the query string it was given ("50"). A decimal string is
@@ -99,7 +114,11 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
   const now = options.now ?? (() => performance.now());
   const gate = options.gate ?? new RateLimitGate({ now, sleep, random });
   const budget: WaitBudget = options.rateLimitBudget ?? { limitMs: DEFAULT_RATE_LIMIT_WAIT_MS, waitedMs: 0 };
-  const agent = new Agent({ connections: options.connections, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+  const agent = new Agent({
+    connections: options.connections,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
   // Tolerant: an extra field from the service is dropped, not fatal; named fields are checked exactly.
   const contract = createContractValidator({ tolerateUnknownProperties: true });
   // Belt and braces: the token only travels in a header, but no message may ever carry it. Tokens
@@ -114,7 +133,11 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     // Redacted before it is cut, so no excerpt ends inside the token.
     const snippet = quoteServiceText(redact(text.slice(0, 4096)));
     if (contentType !== "" && !/\bjson\b/i.test(contentType)) {
-      throw apiError(NotJsonContentType, { url, status }, { contentType: quoteServiceText(redact(contentType.split(";")[0]!), 40), start: snippet });
+      throw apiError(
+        NotJsonContentType,
+        { url, status },
+        { contentType: quoteServiceText(redact(contentType.split(";")[0]!), 40), start: snippet },
+      );
     }
     let body: unknown;
     try {
@@ -132,8 +155,12 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     return body as CommentListResponse;
   }
 
-  const budgetExceeded = (exceeded: RateLimitBudgetExceeded, url: string, status: number | undefined, attempts: number) =>
-    rateLimitRefusal(exceeded, { url, status, attempts }, options.audience, options.describeNeed?.());
+  const budgetExceeded = (
+    exceeded: RateLimitBudgetExceeded,
+    url: string,
+    status: number | undefined,
+    attempts: number,
+  ) => rateLimitRefusal(exceeded, { url, status, attempts }, options.audience, options.describeNeed?.());
 
   // What the service sends back may quote the token (a redirect's target, an error page that echoes
   // the request): its words are redacted before they are quoted, and every message leaves here
@@ -209,12 +236,24 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       } catch (error) {
         admission.leave(undefined);
         if (error instanceof CommentsApiError) throw error;
-        const { reason, timeout } = describeAttemptFailure(error, phase, timedOut ? attemptTimeout : undefined, received);
-        if (transientRetries < policy.retries && (await retryWithin(backoffDelay(transientRetries, policy, random), redact(reason), attempt))) {
+        const { reason, timeout } = describeAttemptFailure(
+          error,
+          phase,
+          timedOut ? attemptTimeout : undefined,
+          received,
+        );
+        if (
+          transientRetries < policy.retries &&
+          (await retryWithin(backoffDelay(transientRetries, policy, random), redact(reason), attempt))
+        ) {
           transientRetries++;
           continue;
         }
-        throw apiError(timeout ? ApiTimedOut : ApiUnreachable, { url, attempts: attempt }, { reason: redact(reason), attempts: attempt, elapsedMs: elapsed(), audience: options.audience });
+        throw apiError(
+          timeout ? ApiTimedOut : ApiUnreachable,
+          { url, attempts: attempt },
+          { reason: redact(reason), attempts: attempt, elapsedMs: elapsed(), audience: options.audience },
+        );
       } finally {
         clearTimeout(timer);
         bytes += received;
@@ -238,11 +277,18 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       admission.leave(readRateLimitHeaders(headers, Date.now()));
       if (kind === "ok") return { url, body: parsePage(text, String(headers["content-type"] ?? ""), url, status) };
       if (kind === "retry") {
-        if (transientRetries < policy.retries && (await retryWithin(backoffDelay(transientRetries, policy, random), `HTTP ${status}`, attempt))) {
+        if (
+          transientRetries < policy.retries &&
+          (await retryWithin(backoffDelay(transientRetries, policy, random), `HTTP ${status}`, attempt))
+        ) {
           transientRetries++;
           continue;
         }
-        throw apiError(ServerKeptFailing, { url, status, attempts: attempt }, { attempts: attempt, elapsedMs: elapsed(), audience: options.audience });
+        throw apiError(
+          ServerKeptFailing,
+          { url, status, attempts: attempt },
+          { attempts: attempt, elapsedMs: elapsed(), audience: options.audience },
+        );
       }
       let errorBody: unknown;
       try {
@@ -251,7 +297,14 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         errorBody = undefined;
       }
       const location = headers["location"];
-      throw refusal({ url, status, attempts: attempt }, errorBody, Array.isArray(location) ? location[0] : location, options.domain, perPage, redact);
+      throw refusal(
+        { url, status, attempts: attempt },
+        errorBody,
+        Array.isArray(location) ? location[0] : location,
+        options.domain,
+        perPage,
+        redact,
+      );
     }
   }
 

@@ -110,7 +110,8 @@ export class RateLimitGate {
         const wait = this.#pausedUntil - now;
         const uncounted = this.#pausedUntil - Math.max(now, budget.countedUntil ?? 0);
         if (uncounted > 0) {
-          if (budget.waitedMs + uncounted > budget.limitMs) throw new RateLimitBudgetExceeded(this.#describe(wait, undefined), budget);
+          if (budget.waitedMs + uncounted > budget.limitMs)
+            throw new RateLimitBudgetExceeded(this.#describe(wait, undefined), budget);
           budget.waitedMs += uncounted;
           budget.countedUntil = this.#pausedUntil;
         }
@@ -164,7 +165,9 @@ export class RateLimitGate {
     const asked = retryAfter === undefined ? backoff : retryAfter * 1000;
     this.#consecutivePauses++;
     // "Retry-After: 0" again and again would be a busy loop: from the third pause in a row, back off too.
-    const waitMs = Math.floor((this.#consecutivePauses > 2 ? Math.max(asked, backoff) : asked) + this.#clock.random() * JITTER_MS);
+    const waitMs = Math.floor(
+      (this.#consecutivePauses > 2 ? Math.max(asked, backoff) : asked) + this.#clock.random() * JITTER_MS,
+    );
     this.#startPause(waitMs, retryAfter, budget);
   }
 
@@ -182,7 +185,10 @@ export class RateLimitGate {
 
   #describe(waitMs: number, retryAfter: number | undefined): Pause {
     const now = this.#clock.now();
-    const periodMs = this.#periodStart === undefined || retryAfter === undefined ? undefined : now - this.#periodStart + retryAfter * 1000;
+    const periodMs =
+      this.#periodStart === undefined || retryAfter === undefined
+        ? undefined
+        : now - this.#periodStart + retryAfter * 1000;
     return { waitMs, limit: this.#limit, periodMs, retryAfter };
   }
 
@@ -195,7 +201,9 @@ export class RateLimitGate {
     this.#consecutivePauses = 0;
     if (headers.limit !== undefined) this.#limit = headers.limit;
     if (probe) this.#periodStart = this.#clock.now();
-    if (headers.remaining !== undefined) this.#remaining = this.#remaining === undefined || probe ? headers.remaining : Math.min(this.#remaining, headers.remaining);
+    if (headers.remaining !== undefined)
+      this.#remaining =
+        this.#remaining === undefined || probe ? headers.remaining : Math.min(this.#remaining, headers.remaining);
     if (headers.resetInMs !== undefined) this.#resetAt = this.#clock.now() + headers.resetInMs;
   }
 
@@ -215,12 +223,23 @@ export class RateLimitGate {
 export function describeLimit(limit: number | undefined, periodMs: number | undefined): string {
   if (limit === undefined) return "";
   const near = (target: number) => periodMs !== undefined && Math.abs(periodMs - target) <= target * 0.1;
-  const per = near(60_000) ? " a minute" : near(3_600_000) ? " an hour" : near(1_000) ? " a second" : periodMs !== undefined ? ` per ${Math.round(periodMs / 1000)} s` : "";
+  const per = near(60_000)
+    ? " a minute"
+    : near(3_600_000)
+      ? " an hour"
+      : near(1_000)
+        ? " a second"
+        : periodMs !== undefined
+          ? ` per ${Math.round(periodMs / 1000)} s`
+          : "";
   return `${limit} request${limit === 1 ? "" : "s"}${per}`;
 }
 
 /** The X-RateLimit-* headers of an answer. */
-export function readRateLimitHeaders(headers: Record<string, string | string[] | undefined>, wallNow: number): RateLimitHeaders {
+export function readRateLimitHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  wallNow: number,
+): RateLimitHeaders {
   const number = (name: string) => {
     const raw = headers[name];
     const value = Array.isArray(raw) ? raw[0] : raw;
@@ -228,7 +247,8 @@ export function readRateLimitHeaders(headers: Record<string, string | string[] |
   };
   const reset = number("x-ratelimit-reset");
   // An epoch timestamp (Laravel, GitHub) or, from some services, seconds from now.
-  const resetInMs = reset === undefined ? undefined : reset > 1_000_000_000 ? Math.max(0, reset * 1000 - wallNow) : reset * 1000;
+  const resetInMs =
+    reset === undefined ? undefined : reset > 1_000_000_000 ? Math.max(0, reset * 1000 - wallNow) : reset * 1000;
   return { limit: number("x-ratelimit-limit"), remaining: number("x-ratelimit-remaining"), resetInMs };
 }
 

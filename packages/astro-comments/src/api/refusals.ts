@@ -36,18 +36,29 @@ export class PerPageRefused extends CommentsApiError {
 }
 
 /** What went wrong on the wire, in words: the phase it failed in matters more than undici's code. */
-export function describeAttemptFailure(error: unknown, phase: "headers" | "body", timedOutAfterMs: number | undefined, bytes: number): { reason: string; timeout: boolean } {
+export function describeAttemptFailure(
+  error: unknown,
+  phase: "headers" | "body",
+  timedOutAfterMs: number | undefined,
+  bytes: number,
+): { reason: string; timeout: boolean } {
   if (timedOutAfterMs !== undefined) {
     return phase === "headers"
       ? { reason: `no response headers within ${seconds(timedOutAfterMs)}`, timeout: true }
-      : { reason: `the response body was still arriving after ${seconds(timedOutAfterMs)} (${bytes} bytes received; the API is stalled or trickling)`, timeout: true };
+      : {
+          reason: `the response body was still arriving after ${seconds(timedOutAfterMs)} (${bytes} bytes received; the API is stalled or trickling)`,
+          timeout: true,
+        };
   }
   const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.cause?.code ?? err.code;
   const detail = err.cause?.message ?? err.message ?? "";
   // undici's words can carry the bytes it choked on (a header value, a status line).
-  const text = escapeControlCharacters(code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail).slice(0, 200);
-  const where = phase === "headers" ? "before the response" : `in the middle of the response body (${bytes} bytes received)`;
+  const text = escapeControlCharacters(
+    code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail,
+  ).slice(0, 200);
+  const where =
+    phase === "headers" ? "before the response" : `in the middle of the response body (${bytes} bytes received)`;
   return { reason: `the connection failed ${where}: ${text || String(error)}`, timeout: false };
 }
 
@@ -64,7 +75,10 @@ export function parserReason(error: Error): string {
  * A redirect's target as a message may show it: resolved against the request, without user and
  * password, quoted. Undefined without a Location header.
  */
-function redirectTarget(location: string | undefined, url: string): { shown: string; apiUrl: string | undefined } | undefined {
+function redirectTarget(
+  location: string | undefined,
+  url: string,
+): { shown: string; apiUrl: string | undefined } | undefined {
   if (location === undefined || location.trim() === "") return undefined;
   let target: URL;
   try {
@@ -76,13 +90,25 @@ function redirectTarget(location: string | undefined, url: string): { shown: str
   target.password = "";
   const path = target.pathname.replace(/\/+$/, "");
   // The endpoint is apiUrl followed by /api/comments: the base to configure is what precedes it.
-  const base = path.endsWith("/api/comments") ? `${target.origin}${path.slice(0, -"/api/comments".length)}` : target.origin;
-  const safeBase = (target.protocol === "https:" || target.protocol === "http:") && escapeControlCharacters(base) === base ? base : undefined;
+  const base = path.endsWith("/api/comments")
+    ? `${target.origin}${path.slice(0, -"/api/comments".length)}`
+    : target.origin;
+  const safeBase =
+    (target.protocol === "https:" || target.protocol === "http:") && escapeControlCharacters(base) === base
+      ? base
+      : undefined;
   return { shown: quoteServiceText(target.href, 120), apiUrl: safeBase };
 }
 
 /** The error for a redirect or a 4xx other than 429, from its status, body and Location header. */
-export function refusal(place: ApiErrorPlace & { status: number }, body: unknown, location: string | undefined, domain: string, perPage: number, redact: (text: string) => string): CommentsApiError {
+export function refusal(
+  place: ApiErrorPlace & { status: number },
+  body: unknown,
+  location: string | undefined,
+  domain: string,
+  perPage: number,
+  redact: (text: string) => string,
+): CommentsApiError {
   const { status } = place;
   if (status >= 300 && status < 400) {
     // Not followed: the token travels with the request, and a redirect may point anywhere.
@@ -102,17 +128,32 @@ export function refusal(place: ApiErrorPlace & { status: number }, body: unknown
       if (perPageMessage !== undefined) {
         // Laravel words its max rule "may not be greater than 100" (8.x) or "must not be greater than 100" (9+).
         const limit = /greater than (\d+)/.exec(perPageMessage)?.[1];
-        const details = { ...place, ...worded(PerPageRejected, { perPage, said: quoteServiceText(redact(perPageMessage), 120), limit }) };
+        const details = {
+          ...place,
+          ...worded(PerPageRejected, { perPage, said: quoteServiceText(redact(perPageMessage), 120), limit }),
+        };
         return new PerPageRefused(details, limit === undefined ? undefined : Number(limit));
       }
-      const said = quoteServiceText(redact(Object.entries(errors).map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`).join("; ")), 160);
+      const said = quoteServiceText(
+        redact(
+          Object.entries(errors)
+            .map(([field, messages]) => `${field}: ${(messages ?? []).join(" ")}`)
+            .join("; "),
+        ),
+        160,
+      );
       return apiError(RequestRefused, place, { said });
     }
   }
 }
 
 /** The error when the rate limit asks for a longer pause than the crawl's rateLimitWait has left. */
-export function rateLimitRefusal(exceeded: RateLimitBudgetExceeded, place: ApiErrorPlace, audience: Audience, need: string | undefined): CommentsApiError {
+export function rateLimitRefusal(
+  exceeded: RateLimitBudgetExceeded,
+  place: ApiErrorPlace,
+  audience: Audience,
+  need: string | undefined,
+): CommentsApiError {
   const { pause, budget } = exceeded;
   return apiError(RateLimitWaitExceeded, place, {
     limit: describeLimit(pause.limit, pause.periodMs),

@@ -13,7 +13,10 @@ const named: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function escapeUnit(char: string): string {
   const code = char.charCodeAt(0);
-  return named[char] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`);
+  return (
+    named[char] ??
+    (code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`)
+  );
 }
 
 /**

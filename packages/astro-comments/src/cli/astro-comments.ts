@@ -32,6 +32,10 @@ if (command === "check") {
   // Exits at once: an early answer (an unusable deployed state) must not wait for the crawl.
   process.exit(code);
 } else {
-  process.stdout.write(command === undefined || command === "--help" || command === "-h" ? usage : `astro-comments: unknown command "${command}"; build.\n${usage}`);
+  process.stdout.write(
+    command === undefined || command === "--help" || command === "-h"
+      ? usage
+      : `astro-comments: unknown command "${command}"; build.\n${usage}`,
+  );
   process.exit(1);
 }

@@ -76,11 +76,17 @@ const options = {
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof options }>>["values"];
 
-function wholeNumber(flags: Flags, name: "per-page" | "concurrency" | "timeout" | "retries" | "give-up-after" | "rate-limit-wait", min: number, max: number): number | undefined {
+function wholeNumber(
+  flags: Flags,
+  name: "per-page" | "concurrency" | "timeout" | "retries" | "give-up-after" | "rate-limit-wait",
+  min: number,
+  max: number,
+): number | undefined {
   const text = flags[name];
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new CheckConfigError(CheckFlagNotWholeNumber.message(name, min, max, text));
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new CheckConfigError(CheckFlagNotWholeNumber.message(name, min, max, text));
   return value;
 }
 
@@ -114,7 +120,9 @@ function credentialsFrom(flags: Flags, env: Record<string, string>): Credentials
 function firstLine(error: Error): string {
   const line = error.message.split("\n")[0]!.replace(/^astro-comments: /, "");
   const action = (error as { action?: unknown }).action;
-  return typeof action === "string" && action !== "" && line.endsWith(` ${action}`) ? line.slice(0, -action.length - 1).replace(/\.$/, "") : line;
+  return typeof action === "string" && action !== "" && line.endsWith(` ${action}`)
+    ? line.slice(0, -action.length - 1).replace(/\.$/, "")
+    : line;
 }
 
 /**
@@ -135,7 +143,9 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
   try {
     flags = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    return unsure(`${(error as Error).message.split("\n")[0]} (npx --no astro-comments check --help lists the options)`);
+    return unsure(
+      `${(error as Error).message.split("\n")[0]} (npx --no astro-comments check --help lists the options)`,
+    );
   }
   if (flags.help) {
     io.print(checkUsage);
@@ -160,8 +170,15 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
 
   const quiet = () => undefined;
   const log = (line: string) => io.log(clean(line));
-  const logger: CrawlLogger = flags.verbose ? { info: log, warn: log, debug: quiet } : { info: quiet, warn: quiet, debug: quiet };
-  const crawling = crawlComments(credentials, settings, logger, () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }));
+  const logger: CrawlLogger = flags.verbose
+    ? { info: log, warn: log, debug: quiet }
+    : { info: quiet, warn: quiet, debug: quiet };
+  const crawling = crawlComments(
+    credentials,
+    settings,
+    logger,
+    () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }),
+  );
   // Awaited below; handled here so an early answer from the state leaves no unhandled rejection.
   crawling.catch(quiet);
 
@@ -170,7 +187,11 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     const { state, where } = await readDeployedState(location, io.cwd, settings.timeout);
     deployed = usableState(state, credentials.domain, where);
   } catch (error) {
-    return unsure(error instanceof StateUnusable ? error.message : `could not read the deployed state (${firstLine(error as Error)})`);
+    return unsure(
+      error instanceof StateUnusable
+        ? error.message
+        : `could not read the deployed state (${firstLine(error as Error)})`,
+    );
   }
   let current: CompleteFreshnessState;
   try {

@@ -9,7 +9,11 @@ import { parseEnv } from "node:util";
 const PREFIX = "COMMENTS_";
 
 /** The COMMENTS_* variables of `envDir`'s .env files for `mode`, overridden by `env`. */
-export function readCommentsEnv(envDir: string, mode: string, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function readCommentsEnv(
+  envDir: string,
+  mode: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const values: Record<string, string> = {};
   for (const file of [".env", ".env.local", `.env.${mode}`, `.env.${mode}.local`]) {
     let text: string;
@@ -20,8 +24,10 @@ export function readCommentsEnv(envDir: string, mode: string, env: Readonly<Reco
       if (code === "ENOENT" || code === "EISDIR") continue;
       throw error;
     }
-    for (const [key, value] of Object.entries(parseEnv(text))) if (key.startsWith(PREFIX) && value !== undefined) values[key] = value;
+    for (const [key, value] of Object.entries(parseEnv(text)))
+      if (key.startsWith(PREFIX) && value !== undefined) values[key] = value;
   }
-  for (const [key, value] of Object.entries(env)) if (key.startsWith(PREFIX) && value !== undefined) values[key] = value;
+  for (const [key, value] of Object.entries(env))
+    if (key.startsWith(PREFIX) && value !== undefined) values[key] = value;
   return values;
 }

@@ -29,7 +29,13 @@ export interface AtomFeedInput {
 const notXmlChar = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function escapeXml(text: string): string {
-  return text.replace(notXmlChar, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return text
+    .replace(notXmlChar, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }
 
 const iso = (createdAt: string) => new Date(createdAt).toISOString();
@@ -39,7 +45,15 @@ export function feedComments(entries: Iterable<{ id: string; data: PageCommentsD
   const comments: FeedComment[] = [];
   for (const { id, data } of entries) {
     for (const comment of data.comments) {
-      for (const one of [comment, ...comment.replies]) comments.push({ page: id, id: one.id, author: one.author, createdAt: one.createdAt, html: one.html, path: one.path });
+      for (const one of [comment, ...comment.replies])
+        comments.push({
+          page: id,
+          id: one.id,
+          author: one.author,
+          createdAt: one.createdAt,
+          html: one.html,
+          path: one.path,
+        });
     }
   }
   return comments;
@@ -56,7 +70,9 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * route may be prerendered outside Node (workerd).
  */
 export async function atomEntryId(comment: Pick<FeedComment, "id" | "path">): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${pathKey(comment.path)}\u0000${comment.id}`)));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${pathKey(comment.path)}\u0000${comment.id}`)),
+  );
   digest[6] = (digest[6]! & 0x0f) | 0x80;
   digest[8] = (digest[8]! & 0x3f) | 0x80;
   const hex = Array.from(digest.subarray(0, 16), (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -65,8 +81,12 @@ export async function atomEntryId(comment: Pick<FeedComment, "id" | "path">): Pr
 
 /** The newest `limit` comments as an Atom document; `updated` is the newest comment's time. */
 export async function buildAtomFeed(input: AtomFeedInput): Promise<string> {
-  const ids = new Map(await Promise.all(input.comments.map(async (comment) => [comment, await atomEntryId(comment)] as const)));
-  const latest = [...input.comments].sort((a, b) => compare(iso(b.createdAt), iso(a.createdAt)) || compare(ids.get(a)!, ids.get(b)!)).slice(0, input.limit);
+  const ids = new Map(
+    await Promise.all(input.comments.map(async (comment) => [comment, await atomEntryId(comment)] as const)),
+  );
+  const latest = [...input.comments]
+    .sort((a, b) => compare(iso(b.createdAt), iso(a.createdAt)) || compare(ids.get(a)!, ids.get(b)!))
+    .slice(0, input.limit);
   // An empty feed still needs an `updated`; the epoch keeps the document byte-stable.
   const updated = latest[0] ? iso(latest[0].createdAt) : new Date(0).toISOString();
   const entries = latest.map((comment) => {
@@ -97,7 +117,11 @@ export async function buildAtomFeed(input: AtomFeedInput): Promise<string> {
   );
 }
 
-const unescapeXml = (text: string) => text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name]!);
+const unescapeXml = (text: string) =>
+  text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_, name: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[name]!,
+  );
 
 const ENTRY_START = "  <entry>";
 const ENTRY_END = "  </entry>";
@@ -111,9 +135,14 @@ const ENTRY_LINK = /^    <link rel="alternate" type="text\/html" href="(.*)"\/>$
  * feeds before it knows which pages it builds, so it renders every comment and this trims them
  * once it does. Lines in and out are without their "\n"; bodies' own line breaks pass unchanged.
  */
-export async function* shownEntriesOnly(lines: AsyncIterable<string>, isShown: (pageKey: string) => boolean, limit: number): AsyncGenerator<string> {
+export async function* shownEntriesOnly(
+  lines: AsyncIterable<string>,
+  isShown: (pageKey: string) => boolean,
+  limit: number,
+): AsyncGenerator<string> {
   const head: string[] = [];
-  const withUpdated = (updated: string) => head.map((text) => (FEED_UPDATED.test(text) ? `  <updated>${updated}</updated>` : text));
+  const withUpdated = (updated: string) =>
+    head.map((text) => (FEED_UPDATED.test(text) ? `  <updated>${updated}</updated>` : text));
   let entry: string[] | undefined;
   let seenEntry = false;
   let kept = 0;
@@ -130,7 +159,8 @@ export async function* shownEntriesOnly(lines: AsyncIterable<string>, isShown: (
     if (line !== ENTRY_END) continue;
     const link = entry.map((text) => ENTRY_LINK.exec(text)?.[1]).find((href) => href !== undefined);
     if (link !== undefined && isShown(pathKey(new URL(unescapeXml(link)).pathname))) {
-      if (kept === 0) yield* withUpdated(entry.map((text) => ENTRY_UPDATED.exec(text)?.[1]).find((value) => value !== undefined)!);
+      if (kept === 0)
+        yield* withUpdated(entry.map((text) => ENTRY_UPDATED.exec(text)?.[1]).find((value) => value !== undefined)!);
       yield* entry;
       kept++;
     }

@@ -24,13 +24,25 @@ function withBasePath(base: string, pattern: string): string {
 }
 
 /** The feeds' settings; throws when the site has no `site` URL to make links absolute with. */
-export function feedSettings(feeds: ResolvedOptions["feeds"], config: Pick<AstroConfig, "site" | "base">): FeedSettings {
+export function feedSettings(
+  feeds: ResolvedOptions["feeds"],
+  config: Pick<AstroConfig, "site" | "base">,
+): FeedSettings {
   if (!config.site) {
-    const which = [feeds.atom && `feeds.atom "${feeds.atom}"`, feeds.pageAtom && `feeds.pageAtom "${feeds.pageAtom}"`].filter(Boolean).join(" and ");
+    const which = [feeds.atom && `feeds.atom "${feeds.atom}"`, feeds.pageAtom && `feeds.pageAtom "${feeds.pageAtom}"`]
+      .filter(Boolean)
+      .join(" and ");
     throw configError(FeedNeedsSite, which);
   }
   const url = (path: string) => new URL(withBasePath(config.base, path), config.site).href;
-  return { title: feeds.title ?? `Comments on ${new URL(config.site).host}`, limit: feeds.limit, selfUrl: url(feeds.atom ?? "/"), siteUrl: url("/"), base: config.base, pagePattern: feeds.pageAtom };
+  return {
+    title: feeds.title ?? `Comments on ${new URL(config.site).host}`,
+    limit: feeds.limit,
+    selfUrl: url(feeds.atom ?? "/"),
+    siteUrl: url("/"),
+    base: config.base,
+    pagePattern: feeds.pageAtom,
+  };
 }
 
 /** The `[...page]` value of a page's own feed: its key below the base, "index" for the home page. */

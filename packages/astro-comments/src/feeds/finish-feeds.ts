@@ -34,11 +34,20 @@ async function* withNewlines(lines: AsyncIterable<string>): AsyncGenerator<strin
 }
 
 /** Rewrites the site feed and removes the page feeds of `unshown` page keys. */
-export async function finishFeeds(feeds: ResolvedOptions["feeds"], base: string, unshown: ReadonlySet<string>, output: BuildOutput): Promise<void> {
-  const written = (pattern: string | undefined) => new Set((pattern === undefined ? [] : output.assets.get(pattern) ?? []).map((url) => fileURLToPath(url)));
+export async function finishFeeds(
+  feeds: ResolvedOptions["feeds"],
+  base: string,
+  unshown: ReadonlySet<string>,
+  output: BuildOutput,
+): Promise<void> {
+  const written = (pattern: string | undefined) =>
+    new Set((pattern === undefined ? [] : (output.assets.get(pattern) ?? [])).map((url) => fileURLToPath(url)));
   for (const path of written(feeds.atom)) {
     const trimmed = `${path}.tmp`;
-    await pipeline(Readable.from(withNewlines(shownEntriesOnly(fileLines(path), (key) => !unshown.has(key), feeds.limit))), createWriteStream(trimmed));
+    await pipeline(
+      Readable.from(withNewlines(shownEntriesOnly(fileLines(path), (key) => !unshown.has(key), feeds.limit))),
+      createWriteStream(trimmed),
+    );
     await rename(trimmed, path);
   }
   if (feeds.pageAtom === undefined || unshown.size === 0) return;

@@ -11,12 +11,20 @@ export const prerender = true;
 
 export const getStaticPaths = (async () => {
   const pages = await getAllComments();
-  return [...pages].map(([key, data]) => ({ params: { page: pageFeedParam(key, settings.base) }, props: { key, data } }));
+  return [...pages].map(([key, data]) => ({
+    params: { page: pageFeedParam(key, settings.base) },
+    props: { key, data },
+  }));
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute = async ({ params, props }) => {
   const { key, data } = props as { key: string; data: PageCommentsData };
   const comments = feedComments([{ id: key, data }]);
-  const body = await buildAtomFeed({ ...settings, title: `${settings.title}: ${key}`, selfUrl: pageFeedUrl(settings, params.page!), comments });
+  const body = await buildAtomFeed({
+    ...settings,
+    title: `${settings.title}: ${key}`,
+    selfUrl: pageFeedUrl(settings, params.page!),
+    comments,
+  });
   return new Response(body, { headers: { "content-type": "application/atom+xml; charset=utf-8" } });
 };

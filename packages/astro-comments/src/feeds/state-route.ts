@@ -6,4 +6,7 @@ import state from "virtual:astro-comments/state";
 
 export const prerender = true;
 
-export const GET: APIRoute = () => new Response(`${JSON.stringify(state, null, 2)}\n`, { headers: { "content-type": "application/json; charset=utf-8" } });
+export const GET: APIRoute = () =>
+  new Response(`${JSON.stringify(state, null, 2)}\n`, {
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });

@@ -1,7 +1,15 @@
 // The deployed state, checked, and compared with a fresh crawl's: the one line the check prints.
 // Pure: reading the state from a URL or file is deployed-state.ts's business.
 import { STATE_FORMAT, type FreshnessState, type CompleteFreshnessState, type PageState } from "./freshness-state.ts";
-import { NotAState, StateDamaged, StateFormatOther, StateFromEarlierFetch, StateNotJson, StateOfOtherDomain, StateWithoutDomain } from "../errors-data.ts";
+import {
+  NotAState,
+  StateDamaged,
+  StateFormatOther,
+  StateFromEarlierFetch,
+  StateNotJson,
+  StateOfOtherDomain,
+  StateWithoutDomain,
+} from "../errors-data.ts";
 import { count, plural } from "../utils/counting.ts";
 
 /** The deployed state cannot be compared: the line says why. The site must be built. */
@@ -15,8 +23,14 @@ export interface Verdict {
   line: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-const isPageState = (value: unknown): value is PageState => isRecord(value) && Number.isSafeInteger(value.count) && (value.count as number) > 0 && typeof value.digest === "string" && /^[0-9a-f]{64}$/.test(value.digest);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const isPageState = (value: unknown): value is PageState =>
+  isRecord(value) &&
+  Number.isSafeInteger(value.count) &&
+  (value.count as number) > 0 &&
+  typeof value.digest === "string" &&
+  /^[0-9a-f]{64}$/.test(value.digest);
 
 /** The state in `text` (from `where`, a URL or file), or StateUnusable saying what is wrong with it. */
 export function parseState(text: string, where: string): FreshnessState {
@@ -32,8 +46,14 @@ export function parseState(text: string, where: string): FreshnessState {
   }
   if (typeof value.domain !== "string") throw new StateUnusable(StateWithoutDomain.message(where));
   if (value.complete === false) return value as unknown as FreshnessState;
-  const complete = value.complete === true && typeof value.crawledAt === "string" && Number.isSafeInteger(value.comments) && typeof value.digest === "string" && isRecord(value.pages);
-  if (!complete || !Object.values(value.pages as object).every(isPageState)) throw new StateUnusable(StateDamaged.message(where));
+  const complete =
+    value.complete === true &&
+    typeof value.crawledAt === "string" &&
+    Number.isSafeInteger(value.comments) &&
+    typeof value.digest === "string" &&
+    isRecord(value.pages);
+  if (!complete || !Object.values(value.pages as object).every(isPageState))
+    throw new StateUnusable(StateDamaged.message(where));
   return value as unknown as CompleteFreshnessState;
 }
 
@@ -61,7 +81,8 @@ interface PageChange {
 
 const LISTED = 10;
 
-const describeChange = ({ before, after }: PageChange) => (after > before ? `+${after - before}` : after < before ? `-${before - after}` : "changed");
+const describeChange = ({ before, after }: PageChange) =>
+  after > before ? `+${after - before}` : after < before ? `-${before - after}` : "changed";
 
 /**
  * Whether the comments changed between the deployed build's crawl and this one, in one line. Pages
@@ -74,15 +95,21 @@ export function compareStates(deployed: CompleteFreshnessState, current: Complet
   for (const key of [...keys].sort((a, b) => (a < b ? -1 : 1))) {
     const before = deployed.pages[key];
     const after = current.pages[key];
-    if (before?.digest !== after?.digest || before?.count !== after?.count) changes.push({ key, before: before?.count ?? 0, after: after?.count ?? 0 });
+    if (before?.digest !== after?.digest || before?.count !== after?.count)
+      changes.push({ key, before: before?.count ?? 0, after: after?.count ?? 0 });
   }
   const since = `since the deployed build's crawl at ${formatTime(deployed.crawledAt)}`;
   if (changes.length === 0) {
-    return { changed: false, line: `astro-comments: no approved comment changed ${since} (${plural(current.comments, "comment")} on ${plural(Object.keys(current.pages).length, "page")}); nothing to build.` };
+    return {
+      changed: false,
+      line: `astro-comments: no approved comment changed ${since} (${plural(current.comments, "comment")} on ${plural(Object.keys(current.pages).length, "page")}); nothing to build.`,
+    };
   }
   const listed = changes.slice(0, LISTED).map((change) => `${change.key} (${describeChange(change)})`);
   if (changes.length > LISTED) listed.push(`and ${count(changes.length - LISTED)} more`);
   const onlyNew = changes.every((change) => change.after > change.before);
-  const head = onlyNew ? `${plural(changes.length, "page")} ${changes.length === 1 ? "has" : "have"} new comments` : `the comments of ${plural(changes.length, "page")} changed`;
+  const head = onlyNew
+    ? `${plural(changes.length, "page")} ${changes.length === 1 ? "has" : "have"} new comments`
+    : `the comments of ${plural(changes.length, "page")} changed`;
   return { changed: true, line: `astro-comments: ${head} ${since}: ${listed.join(", ")}; build.` };
 }

@@ -5,7 +5,16 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fetch } from "undici";
 import type { FreshnessState } from "./freshness-state.ts";
-import { StateDownloadBroken, StateFileMissing, StateFileUnreadable, StateHttpError, StateNotFound, StateTooLarge, StateUnreachable, StateUrlInvalid } from "../errors-data.ts";
+import {
+  StateDownloadBroken,
+  StateFileMissing,
+  StateFileUnreadable,
+  StateHttpError,
+  StateNotFound,
+  StateTooLarge,
+  StateUnreachable,
+  StateUrlInvalid,
+} from "../errors-data.ts";
 import { parseState, StateUnusable } from "./compare-states.ts";
 
 // A state holds about 100 bytes a page; this is far beyond any site, and bounds a wrong URL's answer.
@@ -24,10 +33,16 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
   let response;
   try {
     // no-cache: a CDN in front of the site must not answer with a state older than the deploy.
-    response = await fetch(url, { headers: { accept: "application/json", "cache-control": "no-cache" }, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(url, {
+      headers: { accept: "application/json", "cache-control": "no-cache" },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const failure = (error as Error).name === "TimeoutError" ? { timedOutAfterMs: timeoutMs } : { reason: cause?.code ?? cause?.message ?? (error as Error).message };
+    const failure =
+      (error as Error).name === "TimeoutError"
+        ? { timedOutAfterMs: timeoutMs }
+        : { reason: cause?.code ?? cause?.message ?? (error as Error).message };
     throw new StateUnusable(StateUnreachable.message(where, failure));
   }
   if (response.status === 404) {
@@ -48,7 +63,8 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
     }
   } catch (error) {
     if (error instanceof StateUnusable) throw error;
-    const failure = (error as Error).name === "TimeoutError" ? { timedOutAfterMs: timeoutMs } : { reason: (error as Error).message };
+    const failure =
+      (error as Error).name === "TimeoutError" ? { timedOutAfterMs: timeoutMs } : { reason: (error as Error).message };
     throw new StateUnusable(StateDownloadBroken.message(where, failure));
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -59,7 +75,11 @@ async function readText(path: string): Promise<string> {
     return await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new StateUnusable(code === "ENOENT" ? StateFileMissing.message(path) : StateFileUnreadable.message(path, code ?? (error as Error).message));
+    throw new StateUnusable(
+      code === "ENOENT"
+        ? StateFileMissing.message(path)
+        : StateFileUnreadable.message(path, code ?? (error as Error).message),
+    );
   }
 }
 
@@ -67,7 +87,11 @@ async function readText(path: string): Promise<string> {
  * The deployed state at `location`: an http(s) URL, or a file path (relative to `cwd`). Throws
  * StateUnusable with a one-line reason when it cannot be had or read.
  */
-export async function readDeployedState(location: string, cwd: string, timeoutMs: number): Promise<{ state: FreshnessState; where: string }> {
+export async function readDeployedState(
+  location: string,
+  cwd: string,
+  timeoutMs: number,
+): Promise<{ state: FreshnessState; where: string }> {
   if (/^https?:\/\//i.test(location)) {
     let url: URL;
     try {

@@ -117,8 +117,19 @@ export class FreshnessStateCollector {
       pages[key] = { count, digest: sum.toString(16).padStart(64, "0") };
       comments += count;
     }
-    const digest = sha256(keys.map((key) => `${JSON.stringify(key)} ${pages[key]!.count} ${pages[key]!.digest}`).join("\n"));
-    return { format: STATE_FORMAT, generator: "astro-comments", domain: this.#info.domain, crawledAt: this.#info.crawledAt, complete: true, comments, digest, pages };
+    const digest = sha256(
+      keys.map((key) => `${JSON.stringify(key)} ${pages[key]!.count} ${pages[key]!.digest}`).join("\n"),
+    );
+    return {
+      format: STATE_FORMAT,
+      generator: "astro-comments",
+      domain: this.#info.domain,
+      crawledAt: this.#info.crawledAt,
+      complete: true,
+      comments,
+      digest,
+      pages,
+    };
   }
 }
 

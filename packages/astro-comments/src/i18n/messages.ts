@@ -83,7 +83,10 @@ function lookup<T>(table: Readonly<Record<string, T>>, locale: string): T | unde
  * The messages for a locale: the site's overrides for it (exact tag, then language) over the
  * built-in catalog of its language, over English.
  */
-export function resolveMessages(locale: string, overrides: Readonly<Record<string, CommentMessageOverrides>> = {}): CommentMessages {
+export function resolveMessages(
+  locale: string,
+  overrides: Readonly<Record<string, CommentMessageOverrides>> = {},
+): CommentMessages {
   const base = lookup(builtInMessages, locale) ?? en;
   const language = overrides[languageOf(locale)];
   const exact = overrides[locale];

@@ -49,6 +49,12 @@ export function pageLocale(currentLocale: string | undefined, settings: LocaleSe
   const legacy: CommentMessageOverrides = {};
   if (settings.heading !== english.heading) legacy.heading = settings.heading;
   if (settings.emptyText !== english.emptyText) legacy.emptyText = settings.emptyText;
-  const overrides = inSiteLanguage ? { ...settings.messages, [languageOf(locale)]: { ...legacy, ...settings.messages[languageOf(locale)] } } : settings.messages;
-  return { locale, dateLocale: inSiteLanguage ? settings.dateLocale : locale, messages: resolveMessages(locale, overrides) };
+  const overrides = inSiteLanguage
+    ? { ...settings.messages, [languageOf(locale)]: { ...legacy, ...settings.messages[languageOf(locale)] } }
+    : settings.messages;
+  return {
+    locale,
+    dateLocale: inSiteLanguage ? settings.dateLocale : locale,
+    messages: resolveMessages(locale, overrides),
+  };
 }

@@ -17,7 +17,10 @@ export interface DevRefreshOptions {
   status: () => FetchStatus | undefined;
 }
 
-export function setupDevRefresh({ server, refreshContent, logger }: Pick<ServerSetup, "server" | "refreshContent" | "logger">, options: DevRefreshOptions): (status: FetchStatus) => void {
+export function setupDevRefresh(
+  { server, refreshContent, logger }: Pick<ServerSetup, "server" | "refreshContent" | "logger">,
+  options: DevRefreshOptions,
+): (status: FetchStatus) => void {
   // One refresh at a time: a webhook storm or a slow API must not stack up fetches.
   let running: Promise<void> | undefined;
   const refresh = (reason: string) => {
@@ -38,13 +41,18 @@ export function setupDevRefresh({ server, refreshContent, logger }: Pick<ServerS
     }
     refresh("endpoint").then(
       () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(options.status() ?? null)),
-      (error: Error) => res.writeHead(502, { "content-type": "application/json" }).end(JSON.stringify({ error: error.message.split("\n")[0] })),
+      (error: Error) =>
+        res
+          .writeHead(502, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: error.message.split("\n")[0] })),
     );
   });
 
   if (options.pollSeconds > 0) {
     const timer = setInterval(() => {
-      refresh("poll").catch((error: Error) => logger.warn(`polling for comments failed: ${escapeControlCharacters(error.message.split("\n")[0]!)}`));
+      refresh("poll").catch((error: Error) =>
+        logger.warn(`polling for comments failed: ${escapeControlCharacters(error.message.split("\n")[0]!)}`),
+      );
     }, options.pollSeconds * 1000);
     timer.unref();
     server.httpServer?.once("close", () => clearInterval(timer));

@@ -18,7 +18,14 @@ import { syncComments } from "../loader/sync-comments.ts";
 import { virtualModulesPlugin } from "./virtual-modules.ts";
 
 /** Lists comments no built page shows, in one block; with `orphans: "fail"` the build fails after. */
-function reportOrphans(site: SiteHandoff, stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, base: string, onDemand: RegExp[], logger: AstroIntegrationLogger): void {
+function reportOrphans(
+  site: SiteHandoff,
+  stored: ReadonlyMap<string, number>,
+  built: ReadonlySet<string>,
+  base: string,
+  onDemand: RegExp[],
+  logger: AstroIntegrationLogger,
+): void {
   if (site.options.orphans === "ignore") return;
   const orphans = findOrphans(stored, built, onDemand, base);
   if (orphans.length === 0) return;
@@ -65,7 +72,8 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         const current: SiteHandoff = { options: resolved, command };
         current.sync = (context) => syncComments(context, current);
         site = current;
-        if (resolved.credentials && (command === "build" || command === "dev")) site.prefetch = startFetch(site, resolved.credentials, logger);
+        if (resolved.credentials && (command === "build" || command === "dev"))
+          site.prefetch = startFetch(site, resolved.credentials, logger);
         registerSite(config.root, site);
         base = config.base;
         const { atom, pageAtom, counts, state } = resolved.feeds;
@@ -73,18 +81,46 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         updateConfig({ vite: { plugins: [virtualModulesPlugin(site, feeds)] } });
         if (resolved.injectStyles) injectScript("page-ssr", 'import "astro-comments/styles.css";');
         // Entrypoints as URLs next to this module in dist, so the routes need no package export.
-        if (atom !== undefined) injectRoute({ pattern: atom, entrypoint: new URL("../feeds/site-feed-route.js", import.meta.url), prerender: true });
-        if (pageAtom !== undefined) injectRoute({ pattern: pageAtom, entrypoint: new URL("../feeds/page-feed-route.js", import.meta.url), prerender: true });
-        if (counts !== undefined) injectRoute({ pattern: counts, entrypoint: new URL("../feeds/counts-route.js", import.meta.url), prerender: true });
-        if (state !== undefined) injectRoute({ pattern: state, entrypoint: new URL("../feeds/state-route.js", import.meta.url), prerender: true });
+        if (atom !== undefined)
+          injectRoute({
+            pattern: atom,
+            entrypoint: new URL("../feeds/site-feed-route.js", import.meta.url),
+            prerender: true,
+          });
+        if (pageAtom !== undefined)
+          injectRoute({
+            pattern: pageAtom,
+            entrypoint: new URL("../feeds/page-feed-route.js", import.meta.url),
+            prerender: true,
+          });
+        if (counts !== undefined)
+          injectRoute({
+            pattern: counts,
+            entrypoint: new URL("../feeds/counts-route.js", import.meta.url),
+            prerender: true,
+          });
+        if (state !== undefined)
+          injectRoute({
+            pattern: state,
+            entrypoint: new URL("../feeds/state-route.js", import.meta.url),
+            prerender: true,
+          });
       },
       // Pages rendered on demand can show any path their pattern matches: never orphans.
       "astro:routes:resolved": ({ routes }) => {
-        onDemandRoutes = routes.filter((route: IntegrationResolvedRoute) => !route.isPrerendered && route.origin !== "internal" && route.type === "page").map((route) => route.patternRegex);
+        onDemandRoutes = routes
+          .filter(
+            (route: IntegrationResolvedRoute) =>
+              !route.isPrerendered && route.origin !== "internal" && route.type === "page",
+          )
+          .map((route) => route.patternRegex);
       },
       "astro:server:setup": ({ server, refreshContent, logger }) => {
         const current = site!;
-        current.onStatus = setupDevRefresh({ server, refreshContent, logger }, { pollSeconds: current.options.devPollSeconds, status: () => current.status });
+        current.onStatus = setupDevRefresh(
+          { server, refreshContent, logger },
+          { pollSeconds: current.options.devPollSeconds, status: () => current.status },
+        );
       },
       // The content layer has synced by now: a site that never ran the loader lacks the collection.
       "astro:server:start": checkCollection,
@@ -93,8 +129,14 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         await site?.pendingWrite;
         if (site === undefined) return;
         const stored = site.storedPages ?? new Map<string, number>();
-        const built = builtPageKeys(pages.map((page) => page.pathname), base);
-        await finishFeeds(site.options.feeds, base, new Set(unshownKeys(stored.keys(), built, onDemandRoutes, base)), { dir, assets });
+        const built = builtPageKeys(
+          pages.map((page) => page.pathname),
+          base,
+        );
+        await finishFeeds(site.options.feeds, base, new Set(unshownKeys(stored.keys(), built, onDemandRoutes, base)), {
+          dir,
+          assets,
+        });
         reportOrphans(site, stored, built, base, onDemandRoutes, logger);
       },
     },

@@ -34,10 +34,18 @@ const dateFormatSchema = z
   .strict();
 
 // A selector goes into a generated <style>: one rule's worth of text, nothing that could end it.
-const cssSelector = z.string().trim().min(1).regex(/^[^{}<>;]+$/, { message: "must be a CSS selector, without { } < > or ;" });
+const cssSelector = z
+  .string()
+  .trim()
+  .min(1)
+  .regex(/^[^{}<>;]+$/, { message: "must be a CSS selector, without { } < > or ;" });
 
 const wholeNumber = (min: number, max: number) =>
-  z.number().int({ message: `must be a whole number from ${min} to ${max}` }).min(min, { message: `must be a whole number from ${min} to ${max}` }).max(max, { message: `must be a whole number from ${min} to ${max}` });
+  z
+    .number()
+    .int({ message: `must be a whole number from ${min} to ${max}` })
+    .min(min, { message: `must be a whole number from ${min} to ${max}` })
+    .max(max, { message: `must be a whole number from ${min} to ${max}` });
 
 export const optionsSchema = z
   .object({
@@ -169,7 +177,11 @@ export const optionsSchema = z
      * @example { dark: "body.mode-dark", light: "body.mode-light" }
      */
     darkMode: z
-      .union([z.enum(["auto", "media"]), z.literal(false), z.object({ dark: cssSelector, light: cssSelector.optional() }).strict()])
+      .union([
+        z.enum(["auto", "media"]),
+        z.literal(false),
+        z.object({ dark: cssSelector, light: cssSelector.optional() }).strict(),
+      ])
       .default("auto"),
     /**
      * What search indexers such as Pagefind index of `<Comments>`. `"bodies"` (default): the
@@ -197,7 +209,11 @@ export const optionsSchema = z
             /** Accessible name of a comment's permalink; `{date}` is its visible date, `{author}` the author. */
             permalink: z.string(),
             /** `<CommentCount>`, by `Intl.PluralRules` category; `{count}` is the formatted number. */
-            count: z.object({ zero: z.string(), one: z.string(), two: z.string(), few: z.string(), many: z.string() }).partial().extend({ other: z.string() }).strict(),
+            count: z
+              .object({ zero: z.string(), one: z.string(), two: z.string(), few: z.string(), many: z.string() })
+              .partial()
+              .extend({ other: z.string() })
+              .strict(),
             /** The stale notice; `{date}` is the date of the fetch shown. */
             staleAsOf: z.string(),
             staleUnavailable: z.string(),
@@ -233,7 +249,12 @@ export const optionsSchema = z
     feeds: z
       .object({
         atom: z.string().regex(/^\//, { message: 'must be a path starting with "/"' }).optional(),
-        pageAtom: z.string().regex(/^\/(.*\/)?\[\.\.\.page\]/, { message: 'must be a path starting with "/" with a "[...page]" segment, e.g. "/comments/[...page].xml"' }).optional(),
+        pageAtom: z
+          .string()
+          .regex(/^\/(.*\/)?\[\.\.\.page\]/, {
+            message: 'must be a path starting with "/" with a "[...page]" segment, e.g. "/comments/[...page].xml"',
+          })
+          .optional(),
         /** Comments in the Atom feed, newest first (1–1000, default 50). */
         limit: wholeNumber(1, 1000).default(50),
         /** The feed's title. Default: "Comments on <site host>". */
@@ -270,12 +291,18 @@ export interface ResolvedOptions extends Omit<ParsedOptions, "domain" | "apiUrl"
   dateFormat: DateFormat;
 }
 
-
 /** What components receive: nothing secret, safe to serialise into the build. */
-export type RenderSettings = Pick<ResolvedOptions, "order" | "dateFormat" | "heading" | "emptyText" | "darkMode" | "searchIndex">;
+export type RenderSettings = Pick<
+  ResolvedOptions,
+  "order" | "dateFormat" | "heading" | "emptyText" | "darkMode" | "searchIndex"
+>;
 
-
-function describeIssue(issue: { path: ReadonlyArray<PropertyKey>; message: string; code: string; keys?: string[] }): string {
+function describeIssue(issue: {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  code: string;
+  keys?: string[];
+}): string {
   if (issue.code === "unrecognized_keys" && issue.keys) {
     const where = issue.path.length > 0 ? ` of "${issue.path.join(".")}"` : " of astro-comments";
     return issue.keys.map((key) => `"${key}" is not an option${where}`).join("; ");
@@ -288,17 +315,23 @@ function describeIssue(issue: { path: ReadonlyArray<PropertyKey>; message: strin
  * CommentsConfigError listing every problem. With `requireCredentials: false` (commands that
  * fetch nothing) missing credentials are allowed; what is given is still checked.
  */
-export function resolveOptions(user: unknown, env: Record<string, string | undefined>, context: { locale?: string | undefined; requireCredentials?: boolean } = {}): ResolvedOptions {
+export function resolveOptions(
+  user: unknown,
+  env: Record<string, string | undefined>,
+  context: { locale?: string | undefined; requireCredentials?: boolean } = {},
+): ResolvedOptions {
   if (user === null || typeof user !== "object" || Array.isArray(user)) {
     throw configError(OptionsNotAnObject);
   }
   const parsed = optionsSchema.safeParse(user);
-  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue as Parameters<typeof describeIssue>[0]));
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => describeIssue(issue as Parameters<typeof describeIssue>[0]));
   const options = parsed.success ? parsed.data : undefined;
 
   const pick = (key: keyof typeof envNames) => {
     const given = (user as Record<string, unknown>)[key];
-    return (typeof given === "string" ? given : env[envNames[key]] ?? "").trim();
+    return (typeof given === "string" ? given : (env[envNames[key]] ?? "")).trim();
   };
   const values = { domain: pick("domain"), apiUrl: pick("apiUrl"), apiToken: pick("apiToken") };
   const missing = (Object.keys(values) as Array<keyof typeof values>).filter((key) => values[key] === "");
@@ -310,7 +343,8 @@ export function resolveOptions(user: unknown, env: Record<string, string | undef
 
   // Checked even when other options failed, so one error lists every problem.
   const rawDate = (user as { dateFormat?: unknown }).dateFormat;
-  const date: CommentsDateFormat = options?.dateFormat ?? (rawDate !== null && typeof rawDate === "object" ? (rawDate as CommentsDateFormat) : {});
+  const date: CommentsDateFormat =
+    options?.dateFormat ?? (rawDate !== null && typeof rawDate === "object" ? (rawDate as CommentsDateFormat) : {});
   const dateFormat: DateFormat = {
     locale: date.locale ?? context.locale ?? "en",
     timeZone: date.timeZone ?? "UTC",
@@ -320,7 +354,9 @@ export function resolveOptions(user: unknown, env: Record<string, string | undef
   try {
     new Intl.DateTimeFormat(dateFormat.locale, { timeZone: dateFormat.timeZone });
   } catch (error) {
-    problems.push(`"dateFormat" is not usable: ${(error as Error).message} (locale ${JSON.stringify(dateFormat.locale)}, timeZone ${JSON.stringify(dateFormat.timeZone)})`);
+    problems.push(
+      `"dateFormat" is not usable: ${(error as Error).message} (locale ${JSON.stringify(dateFormat.locale)}, timeZone ${JSON.stringify(dateFormat.timeZone)})`,
+    );
   }
 
   if (problems.length > 0 || options === undefined) {

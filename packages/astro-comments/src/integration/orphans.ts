@@ -60,9 +60,15 @@ export function builtPageKeys(pathnames: Iterable<string>, base: string): Set<st
 }
 
 /** Stored keys that no built page and no on-demand route pattern (tested without base) renders, sorted. */
-export function unshownKeys(stored: Iterable<string>, built: ReadonlySet<string>, onDemand: readonly RegExp[], base: string): string[] {
+export function unshownKeys(
+  stored: Iterable<string>,
+  built: ReadonlySet<string>,
+  onDemand: readonly RegExp[],
+  base: string,
+): string[] {
   const prefix = pathKey(base);
-  const withoutBase = (key: string) => (prefix !== "/" && (key === prefix || key.startsWith(`${prefix}/`)) ? key.slice(prefix.length) || "/" : key);
+  const withoutBase = (key: string) =>
+    prefix !== "/" && (key === prefix || key.startsWith(`${prefix}/`)) ? key.slice(prefix.length) || "/" : key;
   const unshown: string[] = [];
   for (const key of stored) {
     if (built.has(key)) continue;
@@ -73,15 +79,27 @@ export function unshownKeys(stored: Iterable<string>, built: ReadonlySet<string>
 }
 
 /** The orphans among the stored pages, each with its count and the nearest built page. */
-export function findOrphans(stored: ReadonlyMap<string, number>, built: ReadonlySet<string>, onDemand: readonly RegExp[], base: string): OrphanPath[] {
-  return unshownKeys(stored.keys(), built, onDemand, base).map((key) => ({ key, count: stored.get(key)!, nearest: nearestKey(key, built) }));
+export function findOrphans(
+  stored: ReadonlyMap<string, number>,
+  built: ReadonlySet<string>,
+  onDemand: readonly RegExp[],
+  base: string,
+): OrphanPath[] {
+  return unshownKeys(stored.keys(), built, onDemand, base).map((key) => ({
+    key,
+    count: stored.get(key)!,
+    nearest: nearestKey(key, built),
+  }));
 }
 
 /** The one WARN (or error) block listing every orphan path. */
 export function describeOrphans(orphans: readonly OrphanPath[]): string {
   const total = orphans.reduce((n, orphan) => n + orphan.count, 0);
   // A key is the service's path, decoded: %1b is an ESC by now, and must not reach the terminal as one.
-  const lines = orphans.map(({ key, count, nearest }) => `  ${escapeControlCharacters(key)} (${count} comment${count === 1 ? "" : "s"})${nearest ? `: nearest built page ${nearest}` : ""}`);
+  const lines = orphans.map(
+    ({ key, count, nearest }) =>
+      `  ${escapeControlCharacters(key)} (${count} comment${count === 1 ? "" : "s"})${nearest ? `: nearest built page ${nearest}` : ""}`,
+  );
   return [
     `${total} comment${total === 1 ? "" : "s"} on ${orphans.length} path${orphans.length === 1 ? "" : "s"} that no built page shows; fix the path in the comments service or map it with the aliases option:`,
     ...lines,

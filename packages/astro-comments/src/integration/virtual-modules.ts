@@ -44,7 +44,16 @@ function moduleValue(name: ModuleName, site: SiteHandoff, feeds: FeedSettings | 
   const status = site.status ?? DEFAULT_STATUS;
   switch (name) {
     case "config":
-      return { order, dateFormat, heading, emptyText, darkMode, searchIndex, messages, collection: site.collection ?? "comments" } satisfies VirtualConfig;
+      return {
+        order,
+        dateFormat,
+        heading,
+        emptyText,
+        darkMode,
+        searchIndex,
+        messages,
+        collection: site.collection ?? "comments",
+      } satisfies VirtualConfig;
     case "status":
       return status;
     case "notice":
@@ -79,5 +88,11 @@ export function virtualModulesPlugin(site: SiteHandoff, feeds: FeedSettings | nu
  */
 export function publishedState(site: Pick<SiteHandoff, "options" | "status" | "crawlState">): FreshnessState {
   if (site.crawlState !== undefined && site.status?.stale === false) return site.crawlState;
-  return { format: STATE_FORMAT, generator: "astro-comments", domain: site.options.credentials?.domain ?? "", crawledAt: site.status?.fetchedAt ?? null, complete: false };
+  return {
+    format: STATE_FORMAT,
+    generator: "astro-comments",
+    domain: site.options.credentials?.domain ?? "",
+    crawledAt: site.status?.fetchedAt ?? null,
+    complete: false,
+  };
 }

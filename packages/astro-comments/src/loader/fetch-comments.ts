@@ -27,7 +27,12 @@ export type ClientOverrides = Pick<CrawlHooks, "random" | "sleep" | "now">;
  * poll, refresh or the next request tries again.
  */
 export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfter" | "rateLimitWait">>(options: T): T {
-  return { ...options, retries: Math.min(options.retries, 1), giveUpAfter: Math.min(options.giveUpAfter, 15_000), rateLimitWait: Math.min(options.rateLimitWait, 15_000) };
+  return {
+    ...options,
+    retries: Math.min(options.retries, 1),
+    giveUpAfter: Math.min(options.giveUpAfter, 15_000),
+    rateLimitWait: Math.min(options.rateLimitWait, 15_000),
+  };
 }
 
 /**
@@ -36,7 +41,12 @@ export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfte
  * and the loader takes it over. A dev server must start promptly even when the API is down (a poll
  * or refresh tries again), so dev retries once and gives up sooner.
  */
-export function startFetch(site: { options: ResolvedOptions; command: string }, credentials: Credentials, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}): Promise<FetchedComments> {
+export function startFetch(
+  site: { options: ResolvedOptions; command: string },
+  credentials: Credentials,
+  logger: AstroIntegrationLogger,
+  overrides: ClientOverrides = {},
+): Promise<FetchedComments> {
   const options = site.command === "dev" ? whileWaited(site.options) : site.options;
   const fetching = fetchAllComments(credentials, options, logger, overrides, site.options.feeds.state !== undefined);
   // Handled here so a failure that lands before the loader awaits it is not an unhandled
@@ -45,7 +55,13 @@ export function startFetch(site: { options: ResolvedOptions; command: string }, 
   return fetching;
 }
 
-async function fetchAllComments(credentials: Credentials, options: FetchOptions, logger: AstroIntegrationLogger, overrides: ClientOverrides = {}, withState = false): Promise<FetchedComments> {
+async function fetchAllComments(
+  credentials: Credentials,
+  options: FetchOptions,
+  logger: AstroIntegrationLogger,
+  overrides: ClientOverrides = {},
+  withState = false,
+): Promise<FetchedComments> {
   logger.info(`fetching comments of ${credentials.domain} from ${credentials.endpoint.href}`);
   const crawledAt = new Date().toISOString();
   // The state is hashed page by page while the crawl waits on the network, not in a pass after it.

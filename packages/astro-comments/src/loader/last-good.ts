@@ -49,7 +49,12 @@ export interface LastGoodFiles {
   readFetch(): Promise<LastFetch | undefined>;
   readEntries(): Promise<LastGoodEntries | undefined>;
   /** Starts writing; the promise settles when both files are in place. */
-  write(fetch: LastFetch, header: EntriesHeader, entries: readonly StoredEntry[], previous: LastFetch | undefined): Promise<void>;
+  write(
+    fetch: LastFetch,
+    header: EntriesHeader,
+    entries: readonly StoredEntry[],
+    previous: LastFetch | undefined,
+  ): Promise<void>;
 }
 
 // A write still under way, per folder: a read waits for it, so the next sync sees what the last wrote.
@@ -69,7 +74,11 @@ async function readJson<T extends { source: string }>(file: string, source: stri
 }
 
 const isEntry = (entry: Partial<StoredEntry> | null): entry is StoredEntry =>
-  typeof entry?.id === "string" && typeof entry.digest === "string" && typeof entry.filePath === "string" && typeof entry.data?.path === "string" && typeof entry.data.count === "number";
+  typeof entry?.id === "string" &&
+  typeof entry.digest === "string" &&
+  typeof entry.filePath === "string" &&
+  typeof entry.data?.path === "string" &&
+  typeof entry.data.count === "number";
 
 function parseEntry(line: string): StoredEntry | undefined {
   try {
@@ -101,7 +110,14 @@ async function readEntriesFile(file: string, source: string): Promise<LastGoodEn
     if (header === undefined) return undefined;
     const expected = typeof header.count === "number" ? header.count : entries.length + damaged;
     const { contentDigest, renderVersion, fetchedAt } = header;
-    return { source: header.source, contentDigest, renderVersion, ...(typeof fetchedAt === "string" ? { fetchedAt } : {}), entries, unreadable: Math.max(damaged, expected - entries.length) };
+    return {
+      source: header.source,
+      contentDigest,
+      renderVersion,
+      ...(typeof fetchedAt === "string" ? { fetchedAt } : {}),
+      entries,
+      unreadable: Math.max(damaged, expected - entries.length),
+    };
   } catch {
     return undefined;
   }
@@ -116,7 +132,8 @@ async function writeAside(file: string, write: (temporary: string) => Promise<vo
 
 async function writeLines(file: string, header: object, entries: readonly StoredEntry[]): Promise<void> {
   const out = createWriteStream(file);
-  const put = (line: string) => (out.write(`${line}\n`) ? undefined : new Promise<void>((resolve) => out.once("drain", () => resolve())));
+  const put = (line: string) =>
+    out.write(`${line}\n`) ? undefined : new Promise<void>((resolve) => out.once("drain", () => resolve()));
   await put(JSON.stringify(header));
   for (const entry of entries) await put(JSON.stringify(entry));
   out.end();
@@ -141,8 +158,16 @@ export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
       const writing = (async () => {
         await settled();
         await mkdir(dir, { recursive: true });
-        const kept = previous?.contentDigest === fetch.contentDigest && (await access(entriesFile).then(() => true, () => false));
-        if (!kept) await writeAside(entriesFile, (temporary) => writeLines(temporary, { format: FORMAT, ...header, count: entries.length }, entries));
+        const kept =
+          previous?.contentDigest === fetch.contentDigest &&
+          (await access(entriesFile).then(
+            () => true,
+            () => false,
+          ));
+        if (!kept)
+          await writeAside(entriesFile, (temporary) =>
+            writeLines(temporary, { format: FORMAT, ...header, count: entries.length }, entries),
+          );
         await writeAside(fetchFile, (temporary) => writeFile(temporary, JSON.stringify({ format: FORMAT, ...fetch })));
       })();
       pending.set(dir, writing);

@@ -5,7 +5,12 @@ import { collectThreads } from "../api/crawl.ts";
 import { crawlComments, type CrawlLogger } from "../api/crawl-comments.ts";
 import type { CommentThread } from "../api/generated/api-types.ts";
 import { pathEndpoint, storedSpellings } from "../api/path-query.ts";
-import { resolveOptions, type CommentsOptions, type Credentials, type ResolvedOptions } from "../integration/options.ts";
+import {
+  resolveOptions,
+  type CommentsOptions,
+  type Credentials,
+  type ResolvedOptions,
+} from "../integration/options.ts";
 import { pathKey } from "../render/path-key.ts";
 import { onlySite } from "../site-registry.ts";
 
@@ -28,14 +33,28 @@ export function liveSettings(options: Partial<CommentsOptions> = {}): LiveSettin
 }
 
 /** Every thread stored under these endpoints (one crawl each, concurrently). */
-export async function fetchThreads(credentials: Credentials, options: CrawlOptions, endpoints: readonly URL[]): Promise<CommentThread[]> {
+export async function fetchThreads(
+  credentials: Credentials,
+  options: CrawlOptions,
+  endpoints: readonly URL[],
+): Promise<CommentThread[]> {
   // Someone is waiting: advice in errors is to try again rather than build again.
-  const crawls = endpoints.map(async (endpoint) => (await crawlComments({ ...credentials, endpoint }, options, quiet, collectThreads, { audience: "request" })).result);
+  const crawls = endpoints.map(
+    async (endpoint) =>
+      (await crawlComments({ ...credentials, endpoint }, options, quiet, collectThreads, { audience: "request" }))
+        .result,
+  );
   return (await Promise.all(crawls)).flat();
 }
 
 /** The threads of one page (any spelling of its path), as the API stores them under each spelling. */
-export async function fetchPageThreads(key: string, settings: LiveSettings, options: CrawlOptions): Promise<CommentThread[]> {
+export async function fetchPageThreads(
+  key: string,
+  settings: LiveSettings,
+  options: CrawlOptions,
+): Promise<CommentThread[]> {
   const endpoints = storedSpellings(key).map((path) => pathEndpoint(settings.credentials.endpoint, path));
-  return (await fetchThreads(settings.credentials, options, endpoints)).filter((thread) => pathKey(thread.path) === key);
+  return (await fetchThreads(settings.credentials, options, endpoints)).filter(
+    (thread) => pathKey(thread.path) === key,
+  );
 }

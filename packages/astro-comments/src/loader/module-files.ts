@@ -11,7 +11,18 @@ import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { configError } from "../errors.ts";
 import { CacheDirOnOtherDrive } from "../errors-data.ts";
-import { integrityDigest, commentDataFile, commentModuleSource, externalData, externalModuleSource, MODULE_FORMAT, parseCommentData, parseCommentModule, parsePageSlice, unsealModule } from "./module-format.ts";
+import {
+  integrityDigest,
+  commentDataFile,
+  commentModuleSource,
+  externalData,
+  externalModuleSource,
+  MODULE_FORMAT,
+  parseCommentData,
+  parseCommentModule,
+  parsePageSlice,
+  unsealModule,
+} from "./module-format.ts";
 
 /** A module as a sync finds it: complete as written, not there, or damaged (cut short, changed, or a folder). */
 type ModuleState = "intact" | "missing" | "damaged";
@@ -59,7 +70,12 @@ function commentsInBundle(config: { output?: string; adapter?: unknown }): boole
   return config.output === "server" || config.adapter !== undefined;
 }
 
-export function commentModules(config: { root: URL; cacheDir: URL; output?: string; adapter?: unknown }): CommentModules {
+export function commentModules(config: {
+  root: URL;
+  cacheDir: URL;
+  output?: string;
+  adapter?: unknown;
+}): CommentModules {
   const root = fileURLToPath(config.root);
   const dir = join(fileURLToPath(config.cacheDir), "astro-comments", "modules");
   if (isAbsolute(relative(root, dir))) {
@@ -92,7 +108,11 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
   // What a module holds, checking each page's bytes against its digest: `take` turns intact bytes
   // into what the caller wants (the parsed comments, or just a yes), undefined when they are not;
   // `pagesOf` takes the comments of a module that holds them inside (without it, they are not parsed).
-  async function inspect<T>(filePath: string, take: (bytes: Uint8Array, digest: string) => T | undefined, pagesOf?: (pages: Map<string, PageCommentsData>) => Map<string, T>): Promise<{ pages: Map<string, T>; damaged: boolean } | undefined> {
+  async function inspect<T>(
+    filePath: string,
+    take: (bytes: Uint8Array, digest: string) => T | undefined,
+    pagesOf?: (pages: Map<string, PageCommentsData>) => Map<string, T>,
+  ): Promise<{ pages: Map<string, T>; damaged: boolean } | undefined> {
     const source = await readSource(absolute(filePath));
     if (source === undefined) return undefined;
     const damaged = { pages: new Map<string, T>(), damaged: true };
@@ -102,7 +122,10 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
     const external = externalData(body ?? source);
     if (body === undefined) {
       // An older format, unsealed: whole or nothing.
-      const pages = external === undefined ? parseCommentModule(source) : await readFile(external.file, "utf8").then(parseCommentData, () => undefined);
+      const pages =
+        external === undefined
+          ? parseCommentModule(source)
+          : await readFile(external.file, "utf8").then(parseCommentData, () => undefined);
       return pages === undefined ? damaged : { pages: pagesOf?.(pages) ?? new Map(), damaged: false };
     }
     if (external === undefined) {
@@ -113,7 +136,10 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
     const data = await readFile(external.file).catch(() => undefined);
     const pages = new Map<string, T>();
     for (const [key, start, length, digest] of external.index) {
-      const found = data !== undefined && start + length <= data.length ? take(data.subarray(start, start + length), digest) : undefined;
+      const found =
+        data !== undefined && start + length <= data.length
+          ? take(data.subarray(start, start + length), digest)
+          : undefined;
       if (found !== undefined) pages.set(key, found);
     }
     return { pages, damaged: pages.size < external.index.length };
@@ -146,7 +172,9 @@ export function commentModules(config: { root: URL; cacheDir: URL; output?: stri
       const prune = async (file: string) => {
         if ((await stat(file)).mtimeMs < before) await unlink(file);
       };
-      await Promise.all(names.filter((name) => !kept.has(name)).map((name) => prune(join(dir, name)).catch(() => undefined)));
+      await Promise.all(
+        names.filter((name) => !kept.has(name)).map((name) => prune(join(dir, name)).catch(() => undefined)),
+      );
     },
   };
 }

@@ -151,7 +151,9 @@ const isPageData = (data: PageCommentsData | null | undefined): data is PageComm
 export function parsePageSlice(bytes: Uint8Array, digest: string): PageCommentsData | undefined {
   if (integrityDigest(bytes) !== digest) return undefined;
   try {
-    const data = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")) as PageCommentsData | null;
+    const data = JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    ) as PageCommentsData | null;
     return isPageData(data) ? data : undefined;
   } catch {
     return undefined;

@@ -43,7 +43,11 @@ type Context = Pick<LoaderContext, "store" | "generateDigest">;
 
 const byId = (a: PageToStore, b: PageToStore) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export async function storeShards(context: Context, modules: CommentModules, pages: Iterable<PageToStore>): Promise<StoredShards> {
+export async function storeShards(
+  context: Context,
+  modules: CommentModules,
+  pages: Iterable<PageToStore>,
+): Promise<StoredShards> {
   const { store } = context;
   const shards = new Map<number, PageToStore[]>();
   for (const page of pages) {
@@ -54,7 +58,12 @@ export async function storeShards(context: Context, modules: CommentModules, pag
   }
   // The format and the import are part of the name: after either changes, no earlier module is reused as it is.
   const fileOf = (shard: number, members: readonly PageToStore[]) =>
-    modules.filePath(shard, context.generateDigest(`${modules.signature}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`));
+    modules.filePath(
+      shard,
+      context.generateDigest(
+        `${modules.signature}\n${members.map((page) => `${page.id}\u0000${page.digest}`).join("\n")}`,
+      ),
+    );
   // Each earlier module is read at most once, however many of its pages are kept.
   const earlier = new Map<string, Promise<ModulePages | undefined>>();
   const damaged = new Set<string>();
@@ -115,10 +124,21 @@ export async function storeShards(context: Context, modules: CommentModules, pag
         }
         // Astro's store ignores a set with the entry's digest, and a kept page may have moved module.
         if (existing !== undefined) store.delete(page.id);
-        store.set<PageEntryData>({ id: page.id, data: { path: page.id, count: page.count }, digest: page.digest, filePath, deferredRender: true });
+        store.set<PageEntryData>({
+          id: page.id,
+          data: { path: page.id, count: page.count },
+          digest: page.digest,
+          filePath,
+          deferredRender: true,
+        });
       }
       return filePath;
     }),
   );
-  return { rendered, dropped: dropped.sort(), damaged: [...damaged].sort(), filePaths: filePaths.filter((filePath) => filePath !== undefined) };
+  return {
+    rendered,
+    dropped: dropped.sort(),
+    damaged: [...damaged].sort(),
+    filePaths: filePaths.filter((filePath) => filePath !== undefined),
+  };
 }

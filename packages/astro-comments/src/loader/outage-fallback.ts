@@ -19,7 +19,9 @@ import { publish, storedCounts, type SyncContext } from "./sync-context.ts";
 /** When a fetch fails, how the build goes on. Dev never stops for it: it starts with what it has. */
 function failurePolicy(site: SiteHandoff): Pick<ResolvedOptions, "onError" | "allowEmpty" | "maxStaleHours"> {
   const { onError, allowEmpty, maxStaleHours } = site.options;
-  return site.command === "dev" ? { onError: "last-good", allowEmpty: true, maxStaleHours: Number.POSITIVE_INFINITY } : { onError, allowEmpty, maxStaleHours };
+  return site.command === "dev"
+    ? { onError: "last-good", allowEmpty: true, maxStaleHours: Number.POSITIVE_INFINITY }
+    : { onError, allowEmpty, maxStaleHours };
 }
 
 /**
@@ -35,7 +37,13 @@ export async function keepStored(context: SyncContext, modules: CommentModules):
     if (entry.filePath === undefined) {
       context.store.delete(id);
       lost.push(id);
-    } else pages.push({ id, digest: String(entry.digest), count: (entry.data as PageEntryData).count, render: async () => undefined });
+    } else
+      pages.push({
+        id,
+        digest: String(entry.digest),
+        count: (entry.data as PageEntryData).count,
+        render: async () => undefined,
+      });
   }
   const { dropped } = await storeShards(context, modules, pages);
   return [...lost, ...dropped];
@@ -43,9 +51,18 @@ export async function keepStored(context: SyncContext, modules: CommentModules):
 
 /** Bodies stored by another version of the renderer go through today's sanitizer and highlighter. */
 async function rerender(data: PageCommentsData): Promise<PageCommentsData> {
-  await loadLanguagesOf(data.comments.flatMap((comment) => [comment.html, ...comment.replies.map((reply) => reply.html)]));
+  await loadLanguagesOf(
+    data.comments.flatMap((comment) => [comment.html, ...comment.replies.map((reply) => reply.html)]),
+  );
   const body = (html: string) => renderCommentBody(html, "").html;
-  return { ...data, comments: data.comments.map((comment) => ({ ...comment, html: body(comment.html), replies: comment.replies.map((reply) => ({ ...reply, html: body(reply.html) })) })) };
+  return {
+    ...data,
+    comments: data.comments.map((comment) => ({
+      ...comment,
+      html: body(comment.html),
+      replies: comment.replies.map((reply) => ({ ...reply, html: body(reply.html) })),
+    })),
+  };
 }
 
 /**
@@ -55,12 +72,29 @@ async function rerender(data: PageCommentsData): Promise<PageCommentsData> {
 async function restoreSaved(context: SyncContext, modules: CommentModules, saved: LastGoodEntries): Promise<string[]> {
   let pages: PageToStore[];
   if (saved.renderVersion === RENDER_VERSION) {
-    pages = saved.entries.map(({ id, digest, data, filePath }) => ({ id, digest, count: data.count, from: filePath, render: async () => undefined }));
+    pages = saved.entries.map(({ id, digest, data, filePath }) => ({
+      id,
+      digest,
+      count: data.count,
+      from: filePath,
+      render: async () => undefined,
+    }));
   } else {
-    const files = new Map(await Promise.all([...new Set(saved.entries.map((entry) => entry.filePath))].map(async (filePath) => [filePath, await modules.read(filePath)] as const)));
+    const files = new Map(
+      await Promise.all(
+        [...new Set(saved.entries.map((entry) => entry.filePath))].map(
+          async (filePath) => [filePath, await modules.read(filePath)] as const,
+        ),
+      ),
+    );
     pages = saved.entries.map((entry) => {
       const data = files.get(entry.filePath)?.pages.get(entry.id);
-      return { id: entry.id, digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`), count: entry.data.count, render: async () => data && rerender(data) };
+      return {
+        id: entry.id,
+        digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`),
+        count: entry.data.count,
+        render: async () => data && rerender(data),
+      };
     });
   }
   return (await storeShards(context, modules, pages)).dropped;
@@ -69,7 +103,15 @@ async function restoreSaved(context: SyncContext, modules: CommentModules, saved
 const formatTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 /** Falls back to the last good comments after a failed fetch, or fails the build as the options say. */
-export async function keepLastGood(context: SyncContext, site: SiteHandoff, source: string, files: LastGoodFiles, modules: CommentModules, previousFetch: LastFetch | undefined, error: Error): Promise<void> {
+export async function keepLastGood(
+  context: SyncContext,
+  site: SiteHandoff,
+  source: string,
+  files: LastGoodFiles,
+  modules: CommentModules,
+  previousFetch: LastFetch | undefined,
+  error: Error,
+): Promise<void> {
   const { store, meta, logger } = context;
   const policy = failurePolicy(site);
   // Escaped: an error that is not ours (a library's) may still quote what the service sent.
@@ -99,7 +141,9 @@ export async function keepLastGood(context: SyncContext, site: SiteHandoff, sour
     if (saved) {
       lost = await restoreSaved(context, modules, saved);
       if (saved.unreadable > 0) {
-        logger.warn(`the saved list of pages in ${join(fileURLToPath(context.config.cacheDir), "astro-comments")} is cut short or damaged: ${plural(saved.unreadable, "page")} in it cannot be read and ${saved.unreadable === 1 ? "is" : "are"} built without comments; the other ${plural(saved.entries.length, "page")} keep theirs`);
+        logger.warn(
+          `the saved list of pages in ${join(fileURLToPath(context.config.cacheDir), "astro-comments")} is cut short or damaged: ${plural(saved.unreadable, "page")} in it cannot be read and ${saved.unreadable === 1 ? "is" : "are"} built without comments; the other ${plural(saved.entries.length, "page")} keep theirs`,
+        );
       }
       meta.set("source", source);
       fetchedAt = previousFetch?.fetchedAt ?? saved.fetchedAt;
@@ -112,20 +156,31 @@ export async function keepLastGood(context: SyncContext, site: SiteHandoff, sour
   // An earlier fetch whose comments are all gone is no earlier fetch to fall back on.
   const nothingKept = pages === 0 && (fetchedAt === undefined || lost.length > 0);
   if (nothingKept) {
-    const why = fetchedAt === undefined ? "there is no earlier fetch to fall back on" : `the earlier fetch's comments are missing or damaged in ${modules.dir}`;
-    if (!policy.allowEmpty) fail(` ${why[0]!.toUpperCase()}${why.slice(1)}; set allowEmpty: true to build without comments instead.`);
+    const why =
+      fetchedAt === undefined
+        ? "there is no earlier fetch to fall back on"
+        : `the earlier fetch's comments are missing or damaged in ${modules.dir}`;
+    if (!policy.allowEmpty)
+      fail(` ${why[0]!.toUpperCase()}${why.slice(1)}; set allowEmpty: true to build without comments instead.`);
     publish(site, { fetchedAt: null, stale: true, error: reason });
     logger.warn(`building without comments, because the fetch failed and ${why}: ${reason}`);
     return;
   }
   if (lost.length > 0) {
-    logger.warn(`the saved comments of ${listPages(lost)} are missing or damaged in ${modules.dir}, so ${lost.length === 1 ? "that page is" : "those pages are"} built without comments; the other ${plural(pages, "page")} keep theirs`);
+    logger.warn(
+      `the saved comments of ${listPages(lost)} are missing or damaged in ${modules.dir}, so ${lost.length === 1 ? "that page is" : "those pages are"} built without comments; the other ${plural(pages, "page")} keep theirs`,
+    );
   }
-  const ageHours = fetchedAt === undefined ? Number.POSITIVE_INFINITY : (Date.now() - Date.parse(fetchedAt)) / 3_600_000;
+  const ageHours =
+    fetchedAt === undefined ? Number.POSITIVE_INFINITY : (Date.now() - Date.parse(fetchedAt)) / 3_600_000;
   if (ageHours > policy.maxStaleHours) {
     const asOf = fetchedAt === undefined ? "an unknown time" : formatTime(fetchedAt);
-    fail(` The last good comments (as of ${asOf}) are older than maxStaleHours (${policy.maxStaleHours} h), so the build stops rather than ship them.`);
+    fail(
+      ` The last good comments (as of ${asOf}) are older than maxStaleHours (${policy.maxStaleHours} h), so the build stops rather than ship them.`,
+    );
   }
   publish(site, { fetchedAt: fetchedAt ?? null, stale: true, error: reason });
-  logger.warn(`showing the comments as of ${fetchedAt ? formatTime(fetchedAt) : "an unknown time"} (${plural(pages, "page")}), because the fetch failed: ${reason}`);
+  logger.warn(
+    `showing the comments as of ${fetchedAt ? formatTime(fetchedAt) : "an unknown time"} (${plural(pages, "page")}), because the fetch failed: ${reason}`,
+  );
 }

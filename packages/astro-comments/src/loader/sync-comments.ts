@@ -22,17 +22,28 @@ import { publish, storedCounts, type SyncContext } from "./sync-context.ts";
 /** Identifies where comments come from: entries of another domain or service are never reused. */
 const sourceOf = (credentials: Credentials) => `${credentials.domain} ${credentials.endpoint.href}`;
 
-export async function syncComments(context: SyncContext, site: SiteHandoff, overrides: ClientOverrides = {}): Promise<void> {
+export async function syncComments(
+  context: SyncContext,
+  site: SiteHandoff,
+  overrides: ClientOverrides = {},
+): Promise<void> {
   const { store, meta, logger } = context;
   site.collection = context.collection;
   const credentials = site.options.credentials;
   if (credentials === undefined || site.command === "sync" || site.command === "preview") {
     // astro sync and check generate types; they must work offline and never fail because the API
     // is down, so they fetch nothing, credentials or not.
-    const why = credentials === undefined ? "no credentials set" : site.command === "sync" ? "astro sync and astro check fetch nothing" : "astro preview fetches nothing";
+    const why =
+      credentials === undefined
+        ? "no credentials set"
+        : site.command === "sync"
+          ? "astro sync and astro check fetch nothing"
+          : "astro preview fetches nothing";
     const modules = commentModules(context.config);
     const lost = await keepStored(context, modules);
-    logger.info(`${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost.length > 0 ? `, ${count(lost.length)} dropped (their saved comments are missing or damaged in ${modules.dir}: ${listPages(lost)})` : ""}`);
+    logger.info(
+      `${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost.length > 0 ? `, ${count(lost.length)} dropped (their saved comments are missing or damaged in ${modules.dir}: ${listPages(lost)})` : ""}`,
+    );
     return;
   }
   const source = sourceOf(credentials);
@@ -72,7 +83,8 @@ export async function syncComments(context: SyncContext, site: SiteHandoff, over
     toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
   }
   const { rendered, damaged, filePaths } = await storeShards(context, modules, toStore);
-  if (damaged.length > 0) logger.info(`rebuilt ${plural(damaged.length, "damaged comment module")} in ${modules.dir} from the fetch`);
+  if (damaged.length > 0)
+    logger.info(`rebuilt ${plural(damaged.length, "damaged comment module")} in ${modules.dir} from the fetch`);
   let removed = 0;
   for (const id of store.keys()) {
     if (!pages.has(id)) {
@@ -86,7 +98,12 @@ export async function syncComments(context: SyncContext, site: SiteHandoff, over
 
   const entries = storedEntries(context);
   // Over the modules too: when only their names change, the saved list must follow them.
-  const contentDigest = context.generateDigest(entries.map((entry) => `${entry.id}\u0000${entry.digest}\u0000${entry.filePath}`).sort().join("\n"));
+  const contentDigest = context.generateDigest(
+    entries
+      .map((entry) => `${entry.id}\u0000${entry.digest}\u0000${entry.filePath}`)
+      .sort()
+      .join("\n"),
+  );
   const lastFetch: LastFetch = { source, fetchedAt, contentDigest };
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build.
@@ -95,29 +112,46 @@ export async function syncComments(context: SyncContext, site: SiteHandoff, over
     modules.prune(filePaths),
   ]).then(
     () => undefined,
-    (error: Error) => logger.warn(`could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`),
+    (error: Error) =>
+      logger.warn(
+        `could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`,
+      ),
   );
   publish(site, { fetchedAt, stale: false });
   site.storedPages = storedCounts(context);
 
   if (unknownLanguages.size > 0) {
-    logger.info(`code in languages PrismJS does not know is shown unhighlighted: ${[...unknownLanguages].sort().join(", ")}`);
+    logger.info(
+      `code in languages PrismJS does not know is shown unhighlighted: ${[...unknownLanguages].sort().join(", ")}`,
+    );
   }
   if (pages.size === 0 && previousCount > 0) {
-    logger.warn(`the comments API returned no comments for ${credentials.domain}, where the last fetch had ${plural(previousCount, "page")} of them; if that is wrong, check COMMENTS_DOMAIN`);
+    logger.warn(
+      `the comments API returned no comments for ${credentials.domain}, where the last fetch had ${plural(previousCount, "page")} of them; if that is wrong, check COMMENTS_DOMAIN`,
+    );
   }
-  logger.info(`${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary)}`);
+  logger.info(
+    `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary)}`,
+  );
 }
 
 function describeFetch(summary: CrawlSummary): string {
-  const parts = [`${plural(summary.requests, "request")} of ${summary.perPage}`, `${(summary.bytes / 1_048_576).toFixed(1)} MiB`];
+  const parts = [
+    `${plural(summary.requests, "request")} of ${summary.perPage}`,
+    `${(summary.bytes / 1_048_576).toFixed(1)} MiB`,
+  ];
   if (summary.retries > 0) parts.push(`${count(summary.retries)} ${summary.retries === 1 ? "retry" : "retries"}`);
-  if (summary.rateLimitPauses > 0) parts.push(`${plural(summary.rateLimitPauses, "rate-limit pause")} (${summary.rateLimitSeconds.toFixed(0)} s)`);
+  if (summary.rateLimitPauses > 0)
+    parts.push(`${plural(summary.rateLimitPauses, "rate-limit pause")} (${summary.rateLimitSeconds.toFixed(0)} s)`);
   if (summary.crawls > 1) parts.push(`${summary.crawls} crawls`);
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
 }
 
 function storedEntries(context: SyncContext): StoredEntry[] {
-  return context.store.entries().map(([id, entry]) => ({ id, digest: String(entry.digest), data: entry.data as PageEntryData, filePath: entry.filePath! }));
+  return context.store.entries().map(([id, entry]) => ({
+    id,
+    digest: String(entry.digest),
+    data: entry.data as PageEntryData,
+    filePath: entry.filePath!,
+  }));
 }
-

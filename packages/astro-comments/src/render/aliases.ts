@@ -26,7 +26,11 @@ function withBase(base: string, path: string): string {
  * Builds the alias map. Explicit `aliases` win over `redirects` for the same old URL; chains
  * (a → b → c) resolve to their end, and a cycle leaves its members where they are.
  */
-export function buildAliasMap(aliases: Readonly<Record<string, string>>, redirects: Readonly<Record<string, RedirectTarget>> = {}, base = "/"): AliasMap {
+export function buildAliasMap(
+  aliases: Readonly<Record<string, string>>,
+  redirects: Readonly<Record<string, RedirectTarget>> = {},
+  base = "/",
+): AliasMap {
   const direct = new Map<string, string>();
   for (const [from, target] of Object.entries(redirects)) {
     const to = typeof target === "string" ? target : target.destination;
@@ -57,7 +61,8 @@ export function aliasedKey(aliases: AliasMap): (thread: Pick<CommentThread, "pat
   };
 }
 
-const identity = (thread: CommentThread) => JSON.stringify([thread.created_at, thread.name, thread.content, thread.html]);
+const identity = (thread: CommentThread) =>
+  JSON.stringify([thread.created_at, thread.name, thread.content, thread.html]);
 
 /**
  * One page's threads after merging aliases, with a comment stored under both the old and the new
@@ -79,7 +84,9 @@ export function dedupeAliasedThreads(threads: readonly CommentThread[], pageKey:
       kept.push(...bySource.values().next().value!);
       continue;
     }
-    const copies = [...bySource.entries()].sort(([a, x], [b, y]) => y.length - x.length || Number(b === pageKey) - Number(a === pageKey) || (a < b ? -1 : 1));
+    const copies = [...bySource.entries()].sort(
+      ([a, x], [b, y]) => y.length - x.length || Number(b === pageKey) - Number(a === pageKey) || (a < b ? -1 : 1),
+    );
     kept.push(...copies[0]![1]);
   }
   return kept;

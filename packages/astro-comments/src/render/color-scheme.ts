@@ -14,6 +14,7 @@ export function colorSchemeAttribute(mode: DarkMode): "auto" | "media" | "custom
 /** The rule for darkMode: { dark, light }, or "" for the modes the stylesheet covers itself. */
 export function customColorSchemeCss(mode: DarkMode): string {
   if (mode === false || typeof mode === "string") return "";
-  const rule = (selector: string, scheme: string) => `:where(${selector}) :where([data-comments-scheme="custom"]){color-scheme:${scheme}}`;
+  const rule = (selector: string, scheme: string) =>
+    `:where(${selector}) :where([data-comments-scheme="custom"]){color-scheme:${scheme}}`;
   return mode.light === undefined ? rule(mode.dark, "dark") : `${rule(mode.dark, "dark")}${rule(mode.light, "light")}`;
 }

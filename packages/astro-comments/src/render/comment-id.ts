@@ -52,5 +52,9 @@ export function withMissingIds(comments: StoredComment[]): StoredComment[] {
   if (comments.every((comment) => typeof comment.id === "string")) return comments;
   const nextId = commentIdAllocator();
   const id = (comment: Omit<StoredComment, "id" | "replies">) => nextId({ ...comment, content: comment.html });
-  return comments.map((comment) => ({ ...comment, id: id(comment), replies: comment.replies.map((reply) => ({ ...reply, id: id(reply) })) }));
+  return comments.map((comment) => ({
+    ...comment,
+    id: id(comment),
+    replies: comment.replies.map((reply) => ({ ...reply, id: id(reply) })),
+  }));
 }

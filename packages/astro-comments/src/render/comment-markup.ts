@@ -23,7 +23,10 @@ export function machineDate(createdAt: string): string {
 const LARAVEL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 /** A comment's item up to where its replies go, and from there to its end. */
-function commentItemParts(comment: RenderedComment, view: CommentView): { open: string; replies: readonly RenderedComment[]; close: string } {
+function commentItemParts(
+  comment: RenderedComment,
+  view: CommentView,
+): { open: string; replies: readonly RenderedComment[]; close: string } {
   const author = escapeHtml(comment.author);
   const date = view.formatDate(comment.createdAt);
   const id = escapeHtml(comment.id);

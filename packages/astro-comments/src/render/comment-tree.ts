@@ -15,7 +15,10 @@ export type RenderedComment = StoredComment | StoredReply;
  * Groups threads by the key of their path, so every spelling of a page's path lands on one page.
  * `keyOf` chooses another page for a thread (URL aliases move old URLs' comments to the new page).
  */
-export function groupThreadsByPage(threads: Iterable<CommentThread>, keyOf: (thread: CommentThread) => string = (thread) => pathKey(thread.path)): Map<string, CommentThread[]> {
+export function groupThreadsByPage(
+  threads: Iterable<CommentThread>,
+  keyOf: (thread: CommentThread) => string = (thread) => pathKey(thread.path),
+): Map<string, CommentThread[]> {
   const pages = new Map<string, CommentThread[]>();
   for (const thread of threads) {
     const key = keyOf(thread);
@@ -37,7 +40,13 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 type Comparable = Pick<CommentReply, "created_at" | "name" | "content" | "html" | "path">;
 
 function compareComments(a: Comparable, b: Comparable): number {
-  return compareText(a.created_at, b.created_at) || compareText(a.name, b.name) || compareText(a.content, b.content) || compareText(a.html, b.html) || compareText(a.path, b.path);
+  return (
+    compareText(a.created_at, b.created_at) ||
+    compareText(a.name, b.name) ||
+    compareText(a.content, b.content) ||
+    compareText(a.html, b.html) ||
+    compareText(a.path, b.path)
+  );
 }
 
 /** A page's threads, and each thread's replies, in the order they are stored and shown. */
@@ -58,17 +67,35 @@ export type BodyRenderer = (html: string, content: string) => RenderedBody;
  * The entry data of one page from its sorted threads; unknown code-fence languages are reported.
  * Asynchronous because the PrismJS grammars its code blocks need are loaded first.
  */
-export async function renderPageComments(key: string, sortedThreads: readonly CommentThread[], unknownLanguages?: Set<string>, renderBody: BodyRenderer = renderCommentBody): Promise<PageCommentsData> {
-  await loadLanguagesOf(sortedThreads.flatMap((thread) => [thread.html, ...thread.children.map((reply) => reply.html)]));
+export async function renderPageComments(
+  key: string,
+  sortedThreads: readonly CommentThread[],
+  unknownLanguages?: Set<string>,
+  renderBody: BodyRenderer = renderCommentBody,
+): Promise<PageCommentsData> {
+  await loadLanguagesOf(
+    sortedThreads.flatMap((thread) => [thread.html, ...thread.children.map((reply) => reply.html)]),
+  );
   // Ids are handed out in the stored order (thread, its replies, next thread), which does not
   // depend on how the service paged them, so twins get the same suffixes on every sync.
   const nextId = commentIdAllocator();
   const render = (comment: Comparable): StoredReply => {
     const body = renderBody(comment.html, comment.content);
     for (const language of body.unknownLanguages) unknownLanguages?.add(language);
-    const id = nextId({ createdAt: comment.created_at, author: comment.name, path: comment.path, content: comment.content });
+    const id = nextId({
+      createdAt: comment.created_at,
+      author: comment.name,
+      path: comment.path,
+      content: comment.content,
+    });
     // The name reaches HTML, JSON-LD, the Atom feed and the data API: cleaned once, here.
-    return { id, author: withoutControlCharacters(comment.name), createdAt: comment.created_at, html: body.html, path: comment.path };
+    return {
+      id,
+      author: withoutControlCharacters(comment.name),
+      createdAt: comment.created_at,
+      html: body.html,
+      path: comment.path,
+    };
   };
   const comments = sortedThreads.map((thread) => ({ ...render(thread), replies: thread.children.map(render) }));
   return { path: key, count: countComments(sortedThreads), comments };

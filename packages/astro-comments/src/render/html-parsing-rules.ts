@@ -27,7 +27,9 @@ export const impliedEndTags: ReadonlyMap<string, ReadonlySet<string>> = new Map(
 
 function isEndTagBoundary(code: number): boolean {
   // HTML whitespace, `/` or `>`; NaN past the end of the input is none of them.
-  return code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d || code === 0x20 || code === 0x2f || code === 0x3e;
+  return (
+    code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d || code === 0x20 || code === 0x2f || code === 0x3e
+  );
 }
 
 /**

@@ -33,9 +33,17 @@ function commentNode(comment: RenderedComment, pageUrl: string | undefined): Jso
 
 /** The structured data of a page's comments, as one JSON-LD document. */
 export function commentsJsonLd({ comments, count, pageUrl, article }: CommentsJsonLdInput): JsonLdNode {
-  const page: JsonLdNode = article ?? { "@type": "WebPage", ...(pageUrl === undefined ? {} : { "@id": pageUrl, url: pageUrl }) };
+  const page: JsonLdNode = article ?? {
+    "@type": "WebPage",
+    ...(pageUrl === undefined ? {} : { "@id": pageUrl, url: pageUrl }),
+  };
   const nodes = comments.map((comment) => commentNode(comment, pageUrl));
-  return { "@context": "https://schema.org", ...page, commentCount: count, ...(nodes.length === 0 ? {} : { comment: nodes }) };
+  return {
+    "@context": "https://schema.org",
+    ...page,
+    commentCount: count,
+    ...(nodes.length === 0 ? {} : { comment: nodes }),
+  };
 }
 
 /**
@@ -45,5 +53,8 @@ export function commentsJsonLd({ comments, count, pageUrl, article }: CommentsJs
  * JSON.parse gives back the same value.
  */
 export function serializeJsonLd(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u007f-\u009f\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u007f-\u009f\u2028\u2029]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

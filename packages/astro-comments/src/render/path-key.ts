@@ -24,7 +24,10 @@ export function pathKey(input: string): string {
   } catch {
     // Malformed escapes stay as they are; the key is still stable.
   }
-  path = path.normalize("NFC").replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+  path = path
+    .normalize("NFC")
+    .replace(/\\/g, "/")
+    .replace(/\/{2,}/g, "/");
   if (!path.startsWith("/")) path = `/${path}`;
   path = path.replace(/\/index\.html?$/i, "/").replace(/\.html?$/i, "");
   if (path.length > 1) path = path.replace(/\/+$/, "");

@@ -28,7 +28,8 @@ export function htmlToText(html: string): string {
       ontext(chunk) {
         // Outside <pre>, whitespace (including the newlines between tags) is one space, as a browser shows it.
         const piece = preDepth > 0 ? chunk : chunk.replace(/\s+/g, " ");
-        if (piece === "" || (preDepth === 0 && piece === " " && (pending > 0 || text === "" || text.endsWith(" ")))) return;
+        if (piece === "" || (preDepth === 0 && piece === " " && (pending > 0 || text === "" || text.endsWith(" "))))
+          return;
         if (text !== "" && pending > 0) text = text.trimEnd() + "\n".repeat(pending);
         text += pending > 0 || text === "" ? (preDepth > 0 ? piece : piece.trimStart()) : piece;
         pending = 0;

@@ -11,9 +11,46 @@ import { safeLinkUrl } from "./safe-url.ts";
 
 /** Elements a comment body may keep. Everything else is unwrapped (its text stays) or dropped whole. */
 export const allowedElements: readonly string[] = [
-  "p", "br", "hr", "a", "b", "strong", "i", "em", "u", "s", "del", "ins", "mark", "small", "sub", "sup",
-  "code", "pre", "kbd", "samp", "var", "blockquote", "q", "cite", "abbr", "ul", "ol", "li", "dl", "dt", "dd",
-  "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption", "span",
+  "p",
+  "br",
+  "hr",
+  "a",
+  "b",
+  "strong",
+  "i",
+  "em",
+  "u",
+  "s",
+  "del",
+  "ins",
+  "mark",
+  "small",
+  "sub",
+  "sup",
+  "code",
+  "pre",
+  "kbd",
+  "samp",
+  "var",
+  "blockquote",
+  "q",
+  "cite",
+  "abbr",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "th",
+  "td",
+  "caption",
+  "span",
 ];
 
 /** Attributes per element, written in this order; `class` on code only as one language-* token. */
@@ -28,8 +65,27 @@ export const allowedAttributes: Readonly<Record<string, readonly string[]>> = {
 
 // Dropped with everything inside them: their content is code, styling or foreign markup, not text.
 const droppedWithContent: ReadonlySet<string> = new Set([
-  "script", "style", "textarea", "option", "noscript", "template", "svg", "math", "iframe", "frame",
-  "frameset", "object", "embed", "applet", "title", "xmp", "noembed", "noframes", "plaintext", "head", "select",
+  "script",
+  "style",
+  "textarea",
+  "option",
+  "noscript",
+  "template",
+  "svg",
+  "math",
+  "iframe",
+  "frame",
+  "frameset",
+  "object",
+  "embed",
+  "applet",
+  "title",
+  "xmp",
+  "noembed",
+  "noframes",
+  "plaintext",
+  "head",
+  "select",
 ]);
 
 // The tag each kept element is written as. Headings inside a comment would break the page's outline.
@@ -46,7 +102,13 @@ const LINK_REL = "nofollow ugc noopener";
 const LANGUAGE_CLASS = /^language-[A-Za-z0-9_+#.-]+$/;
 const ASCII_WHITESPACE = /[\t\n\f\r ]+/;
 
-const characterReferences: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const characterReferences: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 const replaceCharacter = (character: string): string => characterReferences[character] ?? character;
 
 // What HTML makes a parse error in a document's text: NUL, the other C0 controls but tab, LF, FF
@@ -70,7 +132,8 @@ export function escapeHtml(text: string): string {
 function escapeText(text: string): string {
   // htmlparser2 hands over each character reference it decodes as a text of its own: the common
   // case in code blocks, and cheaper to look up than to scan.
-  if (text.length === 1) return text === "&" || text === "<" || text === ">" ? replaceCharacter(text) : withoutControlCharacters(text);
+  if (text.length === 1)
+    return text === "&" || text === "<" || text === ">" ? replaceCharacter(text) : withoutControlCharacters(text);
   const allowed = withoutControlCharacters(text);
   return /[&<>]/.test(allowed) ? allowed.replace(/[&<>]/g, replaceCharacter) : allowed;
 }
@@ -135,7 +198,11 @@ class StreamingSanitizer implements Partial<Handler> {
   private rawTextUntil = 0;
   /** A start tag whose name htmlparser2 has read but whose `>` never came (a truncated input). */
   private unfinishedTag: string | undefined;
-  private readonly parser = new Parser(this, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  private readonly parser = new Parser(this, {
+    decodeEntities: true,
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+  });
 
   sanitize(html: string): string {
     this.source = html;
@@ -205,7 +272,11 @@ class StreamingSanitizer implements Partial<Handler> {
   private write(tag: string, attributes: Record<string, string>): Frame {
     const closes = impliedEndTags.get(tag);
     if (closes !== undefined) {
-      for (let innermost = this.open.at(-1); innermost !== undefined && closes.has(innermost.tag); innermost = this.open.at(-1)) {
+      for (
+        let innermost = this.open.at(-1);
+        innermost !== undefined && closes.has(innermost.tag);
+        innermost = this.open.at(-1)
+      ) {
         this.closeInnermost();
       }
     }

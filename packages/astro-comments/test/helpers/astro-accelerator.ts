@@ -17,7 +17,10 @@ export const acceleratorPaths = ["/articles/2022/09/sample-post-1/", "/"] as con
 function edit(file: string, find: string, replace: (found: string) => string): void {
   const text = readFileSync(file, "utf8");
   const at = text.indexOf(find);
-  if (at < 0 || text.indexOf(find, at + 1) >= 0) throw new Error(`${file}: expected exactly one "${find}" to edit; the theme changed, update test/helpers/astro-accelerator.ts`);
+  if (at < 0 || text.indexOf(find, at + 1) >= 0)
+    throw new Error(
+      `${file}: expected exactly one "${find}" to edit; the theme changed, update test/helpers/astro-accelerator.ts`,
+    );
   writeFileSync(file, text.slice(0, at) + replace(find) + text.slice(at + find.length));
 }
 
@@ -38,15 +41,27 @@ export async function fetchAccelerator(work: string): Promise<{ dir: string; res
 
 /** README steps 2 and 3: the integration, the `comments` collection, and the components in the article layout. */
 export function addComments(dir: string): void {
-  edit(join(dir, "astro.config.mjs"), "import { defineConfig } from 'astro/config';", (line) => `${line}\nimport comments from 'astro-comments';`);
-  edit(join(dir, "astro.config.mjs"), "integrations: [mdx()]", () => "integrations: [mdx(), comments({ injectStyles: true })]");
+  edit(
+    join(dir, "astro.config.mjs"),
+    "import { defineConfig } from 'astro/config';",
+    (line) => `${line}\nimport comments from 'astro-comments';`,
+  );
+  edit(
+    join(dir, "astro.config.mjs"),
+    "integrations: [mdx()]",
+    () => "integrations: [mdx(), comments({ injectStyles: true })]",
+  );
   // The theme has no content collections, so no content config: step 2 creates one.
   writeFileSync(
     join(dir, "src", "content.config.ts"),
     'import { defineCollection } from "astro:content";\nimport { commentsLoader } from "astro-comments/loader";\n\nexport const collections = { comments: defineCollection({ loader: commentsLoader() }) };\n',
   );
   const layout = join(dir, "src", "themes", "accelerator", "layouts", "Default.astro");
-  edit(layout, "import Related from '@components/Related.astro';", (line) => `${line}\nimport { CommentCount, Comments } from 'astro-comments/components';`);
+  edit(
+    layout,
+    "import Related from '@components/Related.astro';",
+    (line) => `${line}\nimport { CommentCount, Comments } from 'astro-comments/components';`,
+  );
   edit(layout, "</h1>", (end) => `${end}\n                        <p><CommentCount /></p>`);
   edit(layout, "</article>", (end) => `${end}\n                <Comments />`);
 }

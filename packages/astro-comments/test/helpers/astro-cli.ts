@@ -21,7 +21,11 @@ export const BUILD_TIMEOUT_MS = 300_000;
 export const plainText = (log: string) => log.replace(/\x1b\[[0-9;]*m/g, "");
 
 /** `astro build` of a site (the example site by default) into `out` (a fresh temporary folder by default). */
-export function astroBuild(env: Record<string, string>, out = join(mkdtempSync(join(tmpdir(), "ac-build-")), "dist"), site = exampleSite): Promise<{ code: number; log: string; out: string }> {
+export function astroBuild(
+  env: Record<string, string>,
+  out = join(mkdtempSync(join(tmpdir(), "ac-build-")), "dist"),
+  site = exampleSite,
+): Promise<{ code: number; log: string; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
       cwd: site,
@@ -37,5 +41,7 @@ export function astroBuild(env: Record<string, string>, out = join(mkdtempSync(j
 
 /** Every file below `dir`, as absolute paths. */
 export function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name));
 }

@@ -21,7 +21,11 @@ export const chromiumRequired = CI === "true" || CI === "1";
  * CHROMIUM_PATH if set, else the first usual install path that exists. A CHROMIUM_PATH that does
  * not exist is not replaced by a usual path: the developer asked for that browser.
  */
-export const chromiumPath: string | undefined = CHROMIUM_PATH ? (existsSync(CHROMIUM_PATH) ? CHROMIUM_PATH : undefined) : usualPaths.find((path) => existsSync(path));
+export const chromiumPath: string | undefined = CHROMIUM_PATH
+  ? existsSync(CHROMIUM_PATH)
+    ? CHROMIUM_PATH
+    : undefined
+  : usualPaths.find((path) => existsSync(path));
 
 /** Why the browser test cannot run and how to fix it, in one line; undefined when Chromium is there. */
 export const chromiumMissing: string | undefined = chromiumPath

@@ -43,7 +43,8 @@ function measure(): SectionAudit {
     const [r, g, b, a] = canvas.getImageData(0, 0, 1, 1).data;
     return [r!, g!, b!, a! / 255];
   };
-  const over = (top: number[], bottom: number[]) => [0, 1, 2].map((i) => top[i]! * top[3]! + bottom[i]! * (1 - top[3]!)).concat(1);
+  const over = (top: number[], bottom: number[]) =>
+    [0, 1, 2].map((i) => top[i]! * top[3]! + bottom[i]! * (1 - top[3]!)).concat(1);
   const probe = document.createElement("div");
   probe.style.cssText = "background: Canvas; position: absolute;";
   document.documentElement.append(probe);
@@ -52,7 +53,8 @@ function measure(): SectionAudit {
   // The page's canvas, then every background from the root down to the element.
   const backgroundOf = (element: Element): number[] => {
     const layers: number[][] = [];
-    for (let node: Element | null = element; node; node = node.parentElement) layers.push(rgba(getComputedStyle(node).backgroundColor));
+    for (let node: Element | null = element; node; node = node.parentElement)
+      layers.push(rgba(getComputedStyle(node).backgroundColor));
     return layers.reverse().reduce((below, layer) => over(layer, below), canvasColour as number[]);
   };
   const luminance = (c: number[]) => {
@@ -62,7 +64,11 @@ function measure(): SectionAudit {
     });
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
   };
-  const hex = (c: number[]) => `#${c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("")}`;
+  const hex = (c: number[]) =>
+    `#${c
+      .slice(0, 3)
+      .map((v) => Math.round(v).toString(16).padStart(2, "0"))
+      .join("")}`;
   const section = document.querySelector("[data-comments]")!;
   // Three of each kind, and one of each token class: contrast differs between hues.
   const sample = (selector: string) => {
@@ -79,13 +85,22 @@ function measure(): SectionAudit {
       const [hi, lo] = [luminance(foreground), luminance(background)].sort((a, b) => b - a);
       const px = Number.parseFloat(style.fontSize);
       const large = px >= 24 || (px >= 18.66 && Number(style.fontWeight) >= 700);
-      return { role, text: (element.textContent ?? "").trim().slice(0, 30), ratio: Math.round(((hi! + 0.05) / (lo! + 0.05)) * 100) / 100, needed: large ? 3 : 4.5, foreground: hex(foreground), background: hex(background) };
+      return {
+        role,
+        text: (element.textContent ?? "").trim().slice(0, 30),
+        ratio: Math.round(((hi! + 0.05) / (lo! + 0.05)) * 100) / 100,
+        needed: large ? 3 : 4.5,
+        foreground: hex(foreground),
+        background: hex(background),
+      };
     });
   const body = section.querySelector("[data-comment-body]")!;
   const blocks = [...body.children];
   const gaps: Record<string, number> = {};
   for (let i = 1; i < blocks.length; i++) {
-    gaps[`${blocks[i - 1]!.localName}→${blocks[i]!.localName}`] = Math.round(blocks[i]!.getBoundingClientRect().top - blocks[i - 1]!.getBoundingClientRect().bottom);
+    gaps[`${blocks[i - 1]!.localName}→${blocks[i]!.localName}`] = Math.round(
+      blocks[i]!.getBoundingClientRect().top - blocks[i - 1]!.getBoundingClientRect().bottom,
+    );
   }
   const lists = [...body.querySelectorAll("ul, ol")];
   const heading = section.querySelector(".astro-comments__heading")!;
@@ -102,7 +117,10 @@ function measure(): SectionAudit {
     ],
     gaps,
     listStyles: lists.map((list) => getComputedStyle(list).listStyleType),
-    listIndent: lists.map((list) => (list.querySelector("li") ?? list).getBoundingClientRect().left - paragraph.getBoundingClientRect().left),
+    listIndent: lists.map(
+      (list) =>
+        (list.querySelector("li") ?? list).getBoundingClientRect().left - paragraph.getBoundingClientRect().left,
+    ),
     headingPx: Number.parseFloat(getComputedStyle(heading).fontSize),
     headingWeight: Number(getComputedStyle(heading).fontWeight),
     bodyPx: Number.parseFloat(getComputedStyle(paragraph).fontSize),
@@ -121,11 +139,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
     type Result = { id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> };
     const axe = (window as unknown as { axe: { run: (context: Element) => Promise<{ violations: Result[] }> } }).axe;
     const { violations } = await axe.run(document.querySelector("[data-comments]")!);
-    return violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`).join(" | ")}`);
+    return violations.map(
+      (v) =>
+        `${v.id}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${JSON.stringify(n.target)} ${n.failureSummary ?? ""}`)
+          .join(" | ")}`,
+    );
   });
 }
 
 /** Each measured text below the contrast WCAG AA asks of it, described for the failure message. */
 export function failingContrast(audit: SectionAudit): string[] {
-  return audit.contrast.filter((c) => c.ratio < c.needed).map((c) => `${c.role} "${c.text}" ${c.ratio}:1 < ${c.needed}:1 (${c.foreground} on ${c.background})`);
+  return audit.contrast
+    .filter((c) => c.ratio < c.needed)
+    .map((c) => `${c.role} "${c.text}" ${c.ratio}:1 < ${c.needed}:1 (${c.foreground} on ${c.background})`);
 }

@@ -12,15 +12,18 @@ export interface MarkupAudit {
 
 export function auditMarkup(html: string): MarkupAudit {
   const audit: MarkupAudit = { elements: [], attributes: [], hrefs: [] };
-  const parser = new Parser({
-    onopentag(name, attributes) {
-      audit.elements.push(name);
-      for (const [attr, value] of Object.entries(attributes)) {
-        audit.attributes.push(`${name}[${attr}]`);
-        if (attr === "href") audit.hrefs.push(value);
-      }
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        audit.elements.push(name);
+        for (const [attr, value] of Object.entries(attributes)) {
+          audit.attributes.push(`${name}[${attr}]`);
+          if (attr === "href") audit.hrefs.push(value);
+        }
+      },
     },
-  }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
   parser.write(html);
   parser.end();
   return audit;

@@ -44,14 +44,24 @@ export function memoryStore(): DataStore & { writes: number; moduleImports: Set<
 
 export function memoryMeta(): MetaStore {
   const values = new Map<string, string>();
-  return { get: (key) => values.get(key), set: (key, value) => void values.set(key, value), has: (key) => values.has(key), delete: (key) => void values.delete(key) };
+  return {
+    get: (key) => values.get(key),
+    set: (key, value) => void values.set(key, value),
+    has: (key) => values.has(key),
+    delete: (key) => void values.delete(key),
+  };
 }
 
 function captureLogger() {
   const lines: string[] = [];
   const logger = {
-    info: (m: string) => lines.push(`INFO ${m}`), warn: (m: string) => lines.push(`WARN ${m}`), error: (m: string) => lines.push(`ERROR ${m}`), debug: () => undefined,
-    fork: () => logger, label: "astro-comments", options: {},
+    info: (m: string) => lines.push(`INFO ${m}`),
+    warn: (m: string) => lines.push(`WARN ${m}`),
+    error: (m: string) => lines.push(`ERROR ${m}`),
+    debug: () => undefined,
+    fork: () => logger,
+    label: "astro-comments",
+    options: {},
   } as unknown as AstroIntegrationLogger;
   return { logger, lines };
 }
@@ -66,7 +76,10 @@ export function loaderContext(overrides: { root?: URL; cacheDir?: URL; store?: D
     meta: overrides.meta ?? memoryMeta(),
     logger,
     config: { root, cacheDir: overrides.cacheDir ?? new URL("node_modules/.astro/", root) },
-    generateDigest: (value: string | Record<string, unknown>) => createHash("sha1").update(typeof value === "string" ? value : JSON.stringify(value)).digest("hex"),
+    generateDigest: (value: string | Record<string, unknown>) =>
+      createHash("sha1")
+        .update(typeof value === "string" ? value : JSON.stringify(value))
+        .digest("hex"),
   } as unknown as LoaderContext;
   return { context, lines };
 }

@@ -27,7 +27,8 @@ export interface RunResult {
 function siteEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^npm_/i.test(key) && key !== "INIT_CWD" && key.toUpperCase() !== "NODE_PATH") env[key] = value;
+    if (value !== undefined && !/^npm_/i.test(key) && key !== "INIT_CWD" && key.toUpperCase() !== "NODE_PATH")
+      env[key] = value;
   }
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
   env[pathKey] = [dirname(process.execPath), env[pathKey]].filter(Boolean).join(delimiter);
@@ -35,10 +36,19 @@ function siteEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 /** Runs a command to its end; a failure is a result to assert on, not an exception. */
-export function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<RunResult> {
+export function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     // npm is npm.cmd on Windows, which only a shell runs.
-    const child = spawn(command, args, { cwd, env: siteEnv(env), shell: process.platform === "win32" && command === "npm" });
+    const child = spawn(command, args, {
+      cwd,
+      env: siteEnv(env),
+      shell: process.platform === "win32" && command === "npm",
+    });
     let output = "";
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -54,19 +64,25 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
 /** The script behind a tool's command in this repository's node_modules, to run with this Node. */
 export function repoTool(pkg: string): string {
   const dir = join(repoRoot, "node_modules", pkg);
-  const { bin } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { bin: string | Record<string, string> };
+  const { bin } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    bin: string | Record<string, string>;
+  };
   return join(dir, typeof bin === "string" ? bin : Object.values(bin)[0]!);
 }
 
-export const npm = (args: readonly string[], cwd: string) => run("npm", ["--no-audit", "--no-fund", "--no-update-notifier", ...args], cwd);
+export const npm = (args: readonly string[], cwd: string) =>
+  run("npm", ["--no-audit", "--no-fund", "--no-update-notifier", ...args], cwd);
 
 /** pnpm 10 and Yarn 4 from this repository's node_modules, run with this Node. */
 export const pnpm = (args: readonly string[], cwd: string) => run(process.execPath, [repoTool("pnpm"), ...args], cwd);
-export const yarn = (args: readonly string[], cwd: string) => run(process.execPath, [repoTool("@yarnpkg/cli-dist"), ...args], cwd);
+export const yarn = (args: readonly string[], cwd: string) =>
+  run(process.execPath, [repoTool("@yarnpkg/cli-dist"), ...args], cwd);
 
 /** `node node_modules/astro/bin/astro.mjs …` in a site: no package manager's shim in between. */
 export function siteAstro(site: string, args: readonly string[], env: Record<string, string> = {}): Promise<RunResult> {
-  const manifest = JSON.parse(readFileSync(join(site, "node_modules/astro/package.json"), "utf8")) as { bin: { astro: string } };
+  const manifest = JSON.parse(readFileSync(join(site, "node_modules/astro/package.json"), "utf8")) as {
+    bin: { astro: string };
+  };
   return run(process.execPath, [join("node_modules/astro", manifest.bin.astro), ...args], site, env);
 }
 
@@ -89,7 +105,10 @@ export interface PackedPackage {
  */
 export async function packFromSources(work: string): Promise<PackedPackage> {
   const copy = join(work, "source", relative(repoRoot, packageDir));
-  cpSync(packageDir, copy, { recursive: true, filter: (source) => !/[\\/](node_modules|dist|test|\.astro)$|\.tsbuildinfo$/.test(source) });
+  cpSync(packageDir, copy, {
+    recursive: true,
+    filter: (source) => !/[\\/](node_modules|dist|test|\.astro)$|\.tsbuildinfo$/.test(source),
+  });
   cpSync(join(repoRoot, "tsconfig.base.json"), join(work, "source", "tsconfig.base.json"));
   symlinkSync(join(repoRoot, "node_modules"), join(work, "source", "node_modules"), "junction");
   const out = join(work, "tarballs");
@@ -97,7 +116,10 @@ export async function packFromSources(work: string): Promise<PackedPackage> {
   const result = await npm(["pack", "--json", "--pack-destination", out], copy);
   if (result.code !== 0) throw new Error(`npm pack of ${copy} failed (exit ${result.code}):\n${result.output}`);
   // The prepack build logs to stdout before npm's JSON report.
-  const report = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const report = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   const packed = report[0]!;
   return { tarball: join(out, packed.filename), files: packed.files.map((file) => file.path).sort() };
 }

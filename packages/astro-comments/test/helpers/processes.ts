@@ -28,8 +28,16 @@ export interface NodeServer {
  * prints once it listens: a real signal, and no free-port probe that another process could race.
  * Rejects, with what it printed, if it exits first.
  */
-export function startNodeServer(entry: string, env: Record<string, string | undefined>, cwd?: string): Promise<NodeServer> {
-  const child = spawn(process.execPath, [entry], { cwd, env: { ...env, HOST: "127.0.0.1", PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+export function startNodeServer(
+  entry: string,
+  env: Record<string, string | undefined>,
+  cwd?: string,
+): Promise<NodeServer> {
+  const child = spawn(process.execPath, [entry], {
+    cwd,
+    env: { ...env, HOST: "127.0.0.1", PORT: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -40,6 +48,8 @@ export function startNodeServer(entry: string, env: Record<string, string | unde
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
     child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`the server ${entry} exited (${code}) before listening:\n${plainText(log)}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`the server ${entry} exited (${code}) before listening:\n${plainText(log)}`)),
+    );
   });
 }

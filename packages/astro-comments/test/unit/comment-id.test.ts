@@ -9,7 +9,13 @@ import { groupThreadsByPage, renderPageComments, sortPageThreads } from "../../s
 /** Every comment of a domain's pages, rendered as the loader stores them. */
 async function renderDomain(store: CommentStore): Promise<Map<string, PageCommentsData>> {
   const threads = structuredClone(store.threads(exampleDomain)) as ReturnType<CommentStore["threads"]>;
-  return new Map(await Promise.all([...groupThreadsByPage(threads)].map(async ([key, page]) => [key, await renderPageComments(key, sortPageThreads(page))] as const)));
+  return new Map(
+    await Promise.all(
+      [...groupThreadsByPage(threads)].map(
+        async ([key, page]) => [key, await renderPageComments(key, sortPageThreads(page))] as const,
+      ),
+    ),
+  );
 }
 
 /** id → what the reader sees of that comment, over a page's comments and replies, in page order. */
@@ -24,7 +30,13 @@ describe("comment ids", () => {
   it("are 'comment-' and 8 hex digits, the same for the same comment and different for another", () => {
     expect(commentIdentity(comment)).toMatch(/^comment-[0-9a-f]{8}$/);
     expect(commentIdentity({ ...comment })).toBe(commentIdentity(comment));
-    for (const change of [{ createdAt: "2024-01-01T00:00:01.000000Z" }, { author: "Bob" }, { path: "/b" }, { content: "Hi!" }, { author: "Ann\u0000/a" }]) {
+    for (const change of [
+      { createdAt: "2024-01-01T00:00:01.000000Z" },
+      { author: "Bob" },
+      { path: "/b" },
+      { content: "Hi!" },
+      { author: "Ann\u0000/a" },
+    ]) {
       expect(commentIdentity({ ...comment, ...change }), JSON.stringify(change)).not.toBe(commentIdentity(comment));
     }
   });
@@ -32,7 +44,12 @@ describe("comment ids", () => {
   it("number identical twins -2, -3 in page order, keeping every id on a page unique", () => {
     const next = commentIdAllocator();
     const base = commentIdentity(comment);
-    expect([next(comment), next({ ...comment, author: "Bob" }), next(comment), next(comment)]).toEqual([base, commentIdentity({ ...comment, author: "Bob" }), `${base}-2`, `${base}-3`]);
+    expect([next(comment), next({ ...comment, author: "Bob" }), next(comment), next(comment)]).toEqual([
+      base,
+      commentIdentity({ ...comment, author: "Bob" }),
+      `${base}-2`,
+      `${base}-3`,
+    ]);
   });
 
   it("stay with their comment across approvals that shift every position, twins and tied timestamps included", async () => {
@@ -47,7 +64,16 @@ describe("comment ids", () => {
       store.approve(pending.id);
       approved++;
     }
-    store.insert({ domain: exampleDomain, parentId: null, status: "approved", created_at: "2000-01-01T00:00:00.000000Z", content: "First!", html: "<p>First!</p>", name: "Early", path: showcasePaths.hello });
+    store.insert({
+      domain: exampleDomain,
+      parentId: null,
+      status: "approved",
+      created_at: "2000-01-01T00:00:00.000000Z",
+      content: "First!",
+      html: "<p>First!</p>",
+      name: "Early",
+      path: showcasePaths.hello,
+    });
     const after = await renderDomain(store);
 
     expect(approved).toBeGreaterThan(0);
@@ -75,10 +101,16 @@ describe("comment ids", () => {
 
   it("are filled in for comments stored before they had ids, unique on the page, twins included", () => {
     const old = { author: "Ann", createdAt: "2024-01-01T00:00:00.000000Z", html: "<p>Hi</p>", path: "/a" };
-    const stored = [{ ...old, replies: [{ ...old }] }, { ...old, replies: [] }] as unknown as StoredComment[];
+    const stored = [
+      { ...old, replies: [{ ...old }] },
+      { ...old, replies: [] },
+    ] as unknown as StoredComment[];
     const filled = withMissingIds(stored);
     const id = commentIdentity({ ...old, content: old.html });
-    expect(filled.map((c) => [c.id, c.replies.map((r) => r.id)])).toEqual([[id, [`${id}-2`]], [`${id}-3`, []]]);
+    expect(filled.map((c) => [c.id, c.replies.map((r) => r.id)])).toEqual([
+      [id, [`${id}-2`]],
+      [`${id}-3`, []],
+    ]);
     // Current entries pass through untouched.
     expect(withMissingIds(filled)).toBe(filled);
   });

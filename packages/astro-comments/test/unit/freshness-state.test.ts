@@ -1,14 +1,30 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CommentReply, CommentThread } from "../../src/api/generated/api-types.ts";
-import { freshnessStateOf, FreshnessStateCollector, type CompleteFreshnessState } from "../../src/freshness/freshness-state.ts";
+import {
+  freshnessStateOf,
+  FreshnessStateCollector,
+  type CompleteFreshnessState,
+} from "../../src/freshness/freshness-state.ts";
 import { compareStates, parseState, StateUnusable, usableState } from "../../src/freshness/compare-states.ts";
 import { publishedState } from "../../src/integration/virtual-modules.ts";
 
 const info = { domain: "example.com", crawledAt: "2026-11-24T21:00:00.000Z" };
 const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, "0")}.000000Z`;
-const reply = (path: string, name: string, second = 0): CommentReply => ({ path, name, created_at: at(second), content: `${name} replies`, html: `<p>${name} replies</p>\n`, status: "approved" });
-const thread = (path: string, name: string, second = 0, children: CommentReply[] = []): CommentThread => ({ ...reply(path, name, second), content: `${name} says`, html: `<p>${name} says</p>\n`, children });
+const reply = (path: string, name: string, second = 0): CommentReply => ({
+  path,
+  name,
+  created_at: at(second),
+  content: `${name} replies`,
+  html: `<p>${name} replies</p>\n`,
+  status: "approved",
+});
+const thread = (path: string, name: string, second = 0, children: CommentReply[] = []): CommentThread => ({
+  ...reply(path, name, second),
+  content: `${name} says`,
+  html: `<p>${name} says</p>\n`,
+  children,
+});
 
 const site = (): CommentThread[] => [
   thread("/posts/a", "Ann", 1, [reply("/posts/a", "Bob", 2), reply("/posts/a", "Cy", 2)]),
@@ -19,7 +35,11 @@ const site = (): CommentThread[] => [
 ];
 
 /** The threads served as a crawl would: in this order, `perPage` top-level comments a page. */
-function crawled(threads: CommentThread[], perPage: number, arrival: (pages: number[]) => number[] = (pages) => pages): CompleteFreshnessState {
+function crawled(
+  threads: CommentThread[],
+  perPage: number,
+  arrival: (pages: number[]) => number[] = (pages) => pages,
+): CompleteFreshnessState {
   const collector = new FreshnessStateCollector(info);
   const pages = Array.from({ length: Math.ceil(threads.length / perPage) }, (_, i) => i + 1);
   for (const page of arrival(pages)) collector.add(page, threads.slice((page - 1) * perPage, page * perPage));
@@ -29,8 +49,19 @@ function crawled(threads: CommentThread[], perPage: number, arrival: (pages: num
 describe("the comments state", () => {
   it("holds a count and a digest per page (by page key), the total and no comment text", () => {
     const state = freshnessStateOf(site(), info);
-    expect(Object.fromEntries(Object.entries(state.pages).map(([key, page]) => [key, page.count]))).toEqual({ "/posts/a": 4, "/posts/b": 2, "/posts/c": 2 });
-    expect(state).toMatchObject({ format: 1, generator: "astro-comments", domain: "example.com", crawledAt: info.crawledAt, complete: true, comments: 8 });
+    expect(Object.fromEntries(Object.entries(state.pages).map(([key, page]) => [key, page.count]))).toEqual({
+      "/posts/a": 4,
+      "/posts/b": 2,
+      "/posts/c": 2,
+    });
+    expect(state).toMatchObject({
+      format: 1,
+      generator: "astro-comments",
+      domain: "example.com",
+      crawledAt: info.crawledAt,
+      complete: true,
+      comments: 8,
+    });
     expect(state.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(state)).not.toMatch(/says|replies|Ann/);
   });
@@ -38,10 +69,15 @@ describe("the comments state", () => {
   it("does not depend on paging, the order of tied comments or the order pages arrive in", () => {
     const reference = freshnessStateOf(site(), info);
     fc.assert(
-      fc.property(fc.shuffledSubarray(site(), { minLength: 5, maxLength: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean(), (threads, perPage, reversed) => {
-        const withReplies = threads.map((t) => ({ ...t, children: [...t.children].reverse() }));
-        expect(crawled(withReplies, perPage, (pages) => (reversed ? pages.reverse() : pages))).toEqual(reference);
-      }),
+      fc.property(
+        fc.shuffledSubarray(site(), { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.boolean(),
+        (threads, perPage, reversed) => {
+          const withReplies = threads.map((t) => ({ ...t, children: [...t.children].reverse() }));
+          expect(crawled(withReplies, perPage, (pages) => (reversed ? pages.reverse() : pages))).toEqual(reference);
+        },
+      ),
     );
   });
 
@@ -53,7 +89,9 @@ describe("the comments state", () => {
     expect(twice.pages["/posts/a"]!.count).toBe(6);
     expect(new Set([once.digest, twice.digest, twinReply.digest]).size).toBe(3);
     // Four copies are not two: the sum does not wrap into an earlier state the way XOR would.
-    expect(freshnessStateOf([ann!, ann!, ann!, ann!], info).pages["/posts/a"]!.digest).not.toBe(twice.pages["/posts/a"]!.digest);
+    expect(freshnessStateOf([ann!, ann!, ann!, ann!], info).pages["/posts/a"]!.digest).not.toBe(
+      twice.pages["/posts/a"]!.digest,
+    );
   });
 
   it("changes with an approved reply on an old thread, an edit or a moved path, and only on that page", () => {
@@ -79,7 +117,9 @@ describe("comparing with the deployed state", () => {
   const where = "https://example.com/comments/state.json";
 
   it("says nothing changed, with the deployed crawl's time", () => {
-    expect(compareStates(deployed, freshnessStateOf(site().reverse(), { ...info, crawledAt: "2026-11-25T09:00:00.000Z" }))).toEqual({
+    expect(
+      compareStates(deployed, freshnessStateOf(site().reverse(), { ...info, crawledAt: "2026-11-25T09:00:00.000Z" })),
+    ).toEqual({
       changed: false,
       line: "astro-comments: no approved comment changed since the deployed build's crawl at 2026-11-24 21:00 UTC (8 comments on 3 pages); nothing to build.",
     });
@@ -101,7 +141,9 @@ describe("comparing with the deployed state", () => {
       "astro-comments: the comments of 2 pages changed since the deployed build's crawl at 2026-11-24 21:00 UTC: /posts/a (-1), /posts/c (changed); build.",
     );
     const many = Array.from({ length: 13 }, (_, i) => thread(`/p/${String(i).padStart(2, "0")}`, "Lu"));
-    expect(compareStates(deployed, freshnessStateOf([...site(), ...many], info)).line).toMatch(/: 13 pages have new comments .*\/p\/09 \(\+1\), and 3 more; build\.$/);
+    expect(compareStates(deployed, freshnessStateOf([...site(), ...many], info)).line).toMatch(
+      /: 13 pages have new comments .*\/p\/09 \(\+1\), and 3 more; build\.$/,
+    );
   });
 
   it("reads a state back from its JSON and refuses what it cannot compare, in one line", () => {
@@ -117,10 +159,26 @@ describe("comparing with the deployed state", () => {
     };
     expect(unusable("<!doctype html><title>Not found</title>")).toBe(`the deployed state at ${where} is not JSON`);
     expect(unusable('{"hello":1}')).toBe(`${where} holds no astro-comments state`);
-    expect(unusable(JSON.stringify({ ...deployed, format: 2 }))).toBe(`the deployed state at ${where} has format 2, and this astro-comments reads format 1 (the site was built with another version)`);
-    expect(unusable(JSON.stringify(deployed), "example.org")).toBe(`the deployed state at ${where} is of example.com, not example.org`);
-    expect(unusable(JSON.stringify({ ...deployed, pages: { "/x": { count: 1 } } }))).toBe(`the deployed state at ${where} is damaged (a field is missing or malformed)`);
-    expect(unusable(JSON.stringify({ format: 1, generator: "astro-comments", domain: "example.com", crawledAt: "2026-11-20T08:00:00.000Z", complete: false }))).toBe(
+    expect(unusable(JSON.stringify({ ...deployed, format: 2 }))).toBe(
+      `the deployed state at ${where} has format 2, and this astro-comments reads format 1 (the site was built with another version)`,
+    );
+    expect(unusable(JSON.stringify(deployed), "example.org")).toBe(
+      `the deployed state at ${where} is of example.com, not example.org`,
+    );
+    expect(unusable(JSON.stringify({ ...deployed, pages: { "/x": { count: 1 } } }))).toBe(
+      `the deployed state at ${where} is damaged (a field is missing or malformed)`,
+    );
+    expect(
+      unusable(
+        JSON.stringify({
+          format: 1,
+          generator: "astro-comments",
+          domain: "example.com",
+          crawledAt: "2026-11-20T08:00:00.000Z",
+          complete: false,
+        }),
+      ),
+    ).toBe(
       "the deployed build showed an earlier fetch's comments (as of 2026-11-20 08:00 UTC) because its own fetch failed, so it may lack approved comments",
     );
   });
@@ -131,13 +189,27 @@ describe("the state a build publishes", () => {
   const state = freshnessStateOf(site(), info);
 
   it("is the crawl's state when the build shows that crawl", () => {
-    expect(publishedState({ options, crawlState: state, status: { fetchedAt: info.crawledAt, stale: false } })).toBe(state);
+    expect(publishedState({ options, crawlState: state, status: { fetchedAt: info.crawledAt, stale: false } })).toBe(
+      state,
+    );
   });
 
   it("is incomplete when the build fell back to earlier comments, so no check calls it current", () => {
-    const fellBack = publishedState({ options, crawlState: state, status: { fetchedAt: "2026-11-20T08:00:00.000Z", stale: true, error: "down" } });
-    expect(fellBack).toEqual({ format: 1, generator: "astro-comments", domain: "example.com", crawledAt: "2026-11-20T08:00:00.000Z", complete: false });
-    expect(() => usableState(parseState(JSON.stringify(fellBack), "state.json"), "example.com", "state.json")).toThrow(StateUnusable);
+    const fellBack = publishedState({
+      options,
+      crawlState: state,
+      status: { fetchedAt: "2026-11-20T08:00:00.000Z", stale: true, error: "down" },
+    });
+    expect(fellBack).toEqual({
+      format: 1,
+      generator: "astro-comments",
+      domain: "example.com",
+      crawledAt: "2026-11-20T08:00:00.000Z",
+      complete: false,
+    });
+    expect(() => usableState(parseState(JSON.stringify(fellBack), "state.json"), "example.com", "state.json")).toThrow(
+      StateUnusable,
+    );
     expect(publishedState({ options, status: { fetchedAt: null, stale: true } }).complete).toBe(false);
   });
 });

@@ -11,15 +11,34 @@ const at = (i: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString().
 
 describe("plain text of a body", () => {
   it("decodes entities, keeps paragraphs, lines and code, and drops the markup", () => {
-    expect(htmlToText("<p>Hi <strong>there</strong> &amp; you</p>\n<p>second\nline</p>")).toBe("Hi there & you\n\nsecond line");
+    expect(htmlToText("<p>Hi <strong>there</strong> &amp; you</p>\n<p>second\nline</p>")).toBe(
+      "Hi there & you\n\nsecond line",
+    );
     expect(htmlToText("<ul><li>one</li><li>two</li></ul><p>x<br>y</p>")).toBe("one\ntwo\n\nx\ny");
-    expect(htmlToText('<pre class="language-js"><code class="language-js"><span class="token keyword">const</span> a = 1;\n  b &lt; 2</code></pre>')).toBe("const a = 1;\n  b < 2");
+    expect(
+      htmlToText(
+        '<pre class="language-js"><code class="language-js"><span class="token keyword">const</span> a = 1;\n  b &lt; 2</code></pre>',
+      ),
+    ).toBe("const a = 1;\n  b < 2");
   });
 });
 
 describe("comments as JSON-LD", () => {
-  const reply = { id: "comment-0000000b", author: "Bob", createdAt: "2024-01-02T00:00:00.000000Z", html: "<p>Thanks &lt;3</p>", path: "/posts/x" };
-  const top: StoredComment = { id: "comment-0000000a", author: "Ann", createdAt: "2024-01-01T12:30:00.123456Z", html: "<p>Hello <em>world</em></p>", path: "/posts/x", replies: [reply] };
+  const reply = {
+    id: "comment-0000000b",
+    author: "Bob",
+    createdAt: "2024-01-02T00:00:00.000000Z",
+    html: "<p>Thanks &lt;3</p>",
+    path: "/posts/x",
+  };
+  const top: StoredComment = {
+    id: "comment-0000000a",
+    author: "Ann",
+    createdAt: "2024-01-01T12:30:00.123456Z",
+    html: "<p>Hello <em>world</em></p>",
+    path: "/posts/x",
+    replies: [reply],
+  };
 
   it("describes each comment, nests replies under their parent, and links each to its anchor", () => {
     expect(commentsJsonLd({ comments: [top], count: 2, pageUrl: "https://example.com/posts/x/" })).toEqual({
@@ -28,22 +47,26 @@ describe("comments as JSON-LD", () => {
       "@id": "https://example.com/posts/x/",
       url: "https://example.com/posts/x/",
       commentCount: 2,
-      comment: [{
-        "@type": "Comment",
-        "@id": "https://example.com/posts/x/#comment-0000000a",
-        url: "https://example.com/posts/x/#comment-0000000a",
-        author: { "@type": "Person", name: "Ann" },
-        dateCreated: "2024-01-01T12:30:00.123Z",
-        text: "Hello world",
-        comment: [{
+      comment: [
+        {
           "@type": "Comment",
-          "@id": "https://example.com/posts/x/#comment-0000000b",
-          url: "https://example.com/posts/x/#comment-0000000b",
-          author: { "@type": "Person", name: "Bob" },
-          dateCreated: "2024-01-02T00:00:00.000Z",
-          text: "Thanks <3",
-        }],
-      }],
+          "@id": "https://example.com/posts/x/#comment-0000000a",
+          url: "https://example.com/posts/x/#comment-0000000a",
+          author: { "@type": "Person", name: "Ann" },
+          dateCreated: "2024-01-01T12:30:00.123Z",
+          text: "Hello world",
+          comment: [
+            {
+              "@type": "Comment",
+              "@id": "https://example.com/posts/x/#comment-0000000b",
+              url: "https://example.com/posts/x/#comment-0000000b",
+              author: { "@type": "Person", name: "Bob" },
+              dateCreated: "2024-01-02T00:00:00.000Z",
+              text: "Thanks <3",
+            },
+          ],
+        },
+      ],
     });
   });
 
@@ -54,7 +77,11 @@ describe("comments as JSON-LD", () => {
     const [first] = data["comment"] as Array<Record<string, unknown>>;
     expect(first).not.toHaveProperty("url");
     expect(first).not.toHaveProperty("@id");
-    expect(commentsJsonLd({ comments: [], count: 0 })).toEqual({ "@context": "https://schema.org", "@type": "WebPage", commentCount: 0 });
+    expect(commentsJsonLd({ comments: [], count: 0 })).toEqual({
+      "@context": "https://schema.org",
+      "@type": "WebPage",
+      commentCount: 0,
+    });
   });
 
   it("parses back to the same data for every hostile name and body, with no <, > or & in the script", () => {
@@ -64,13 +91,28 @@ describe("comments as JSON-LD", () => {
       createdAt: at(i),
       html: renderCommentBody(body, body).html,
       path: "/posts/xss-corpus",
-      replies: [{ id: `comment-r${i}`, author: `${xssNames[(i + 1) % xssNames.length]!}</script><!--`, createdAt: at(i + 1), html: renderCommentBody(body, "").html, path: "/posts/xss-corpus" }],
+      replies: [
+        {
+          id: `comment-r${i}`,
+          author: `${xssNames[(i + 1) % xssNames.length]!}</script><!--`,
+          createdAt: at(i + 1),
+          html: renderCommentBody(body, "").html,
+          path: "/posts/xss-corpus",
+        },
+      ],
     }));
-    const data = commentsJsonLd({ comments, count: comments.length * 2, pageUrl: "https://example.com/posts/xss-corpus/", article: { "@type": "BlogPosting", headline: "</script><script>alert(1)</script>" } });
+    const data = commentsJsonLd({
+      comments,
+      count: comments.length * 2,
+      pageUrl: "https://example.com/posts/xss-corpus/",
+      article: { "@type": "BlogPosting", headline: "</script><script>alert(1)</script>" },
+    });
     const json = serializeJsonLd(data);
     expect(json).not.toMatch(/[<>&\u2028\u2029]/);
     expect(JSON.parse(json)).toEqual(data);
-    const parsed = JSON.parse(json) as { comment: Array<{ author: { name: string }; text: string; comment: Array<{ author: { name: string } }> }> };
+    const parsed = JSON.parse(json) as {
+      comment: Array<{ author: { name: string }; text: string; comment: Array<{ author: { name: string } }> }>;
+    };
     expect(parsed.comment.map((c) => c.author.name)).toEqual(comments.map((c) => c.author));
     expect(parsed.comment.map((c) => c.text)).toEqual(comments.map((c) => htmlToText(c.html)));
     expect(parsed.comment[0]!.comment[0]!.author.name).toMatch(/<\/script><!--$/);

@@ -7,7 +7,11 @@ import { commandMode, readCommentsEnv } from "../../src/integration/env.ts";
 import { CommentsConfigError } from "../../src/errors.ts";
 import { resolveOptions } from "../../src/integration/options.ts";
 
-const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: "https://api.example/", COMMENTS_API_TOKEN: "secret-token" };
+const env = {
+  COMMENTS_DOMAIN: "example.com",
+  COMMENTS_API_URL: "https://api.example/",
+  COMMENTS_API_TOKEN: "secret-token",
+};
 
 function message(run: () => unknown): string {
   try {
@@ -23,7 +27,9 @@ describe("options", () => {
     expect(() => resolveOptions({}, {})).toThrowError(
       "astro-comments: set COMMENTS_DOMAIN, COMMENTS_API_URL and COMMENTS_API_TOKEN (in the environment or .env), or pass domain, apiUrl, apiToken to comments({ … }) in astro.config.",
     );
-    expect(() => resolveOptions({ domain: "example.com" }, { COMMENTS_API_URL: "https://x" })).toThrowError(/^astro-comments: set COMMENTS_API_TOKEN \(/);
+    expect(() => resolveOptions({ domain: "example.com" }, { COMMENTS_API_URL: "https://x" })).toThrowError(
+      /^astro-comments: set COMMENTS_API_TOKEN \(/,
+    );
     expect(() => resolveOptions({}, {})).toThrowError(CommentsConfigError);
   });
 
@@ -31,20 +37,53 @@ describe("options", () => {
     const resolved = resolveOptions({ domain: "other.org" }, env);
     expect(resolved.credentials?.domain).toBe("other.org");
     expect(resolved.credentials?.endpoint.toString()).toBe("https://api.example/api/comments");
-    expect(resolveOptions({ apiUrl: "https://x.example/api/comments/" }, env).credentials?.endpoint.toString()).toBe("https://x.example/api/comments");
+    expect(resolveOptions({ apiUrl: "https://x.example/api/comments/" }, env).credentials?.endpoint.toString()).toBe(
+      "https://x.example/api/comments",
+    );
   });
 
   it("fill in documented defaults", () => {
     const resolved = resolveOptions({}, env);
     expect(resolved.perPage).toBeUndefined();
-    expect(resolved).toMatchObject({ concurrency: 6, retries: 5, giveUpAfter: 50_000, rateLimitWait: 600_000, onError: "last-good", maxStaleHours: 168, allowEmpty: false, staleNotice: false, order: "oldest-first" });
+    expect(resolved).toMatchObject({
+      concurrency: 6,
+      retries: 5,
+      giveUpAfter: 50_000,
+      rateLimitWait: 600_000,
+      onError: "last-good",
+      maxStaleHours: 168,
+      allowEmpty: false,
+      staleNotice: false,
+      order: "oldest-first",
+    });
     expect(resolved.dateFormat).toEqual({ locale: "en", timeZone: "UTC", dateStyle: "medium", timeStyle: "short" });
     expect(resolveOptions({}, env, { locale: "de" }).dateFormat.locale).toBe("de");
   });
 
   it("list every bad option in one error, without printing the token", () => {
-    const text = message(() => resolveOptions({ perPage: 0, concurrency: 1.5, order: "random", bogus: 1, apiUrl: "ftp://x", onError: "warn", dateFormat: { timeZone: "Mars/Base" } }, env));
-    for (const part of ['"bogus" is not an option', '"perPage" must be a whole number from 1 to 100', '"concurrency" must be a whole number', '"order"', '"onError"', '"apiUrl" must be an http(s) URL', "Mars/Base"]) {
+    const text = message(() =>
+      resolveOptions(
+        {
+          perPage: 0,
+          concurrency: 1.5,
+          order: "random",
+          bogus: 1,
+          apiUrl: "ftp://x",
+          onError: "warn",
+          dateFormat: { timeZone: "Mars/Base" },
+        },
+        env,
+      ),
+    );
+    for (const part of [
+      '"bogus" is not an option',
+      '"perPage" must be a whole number from 1 to 100',
+      '"concurrency" must be a whole number',
+      '"order"',
+      '"onError"',
+      '"apiUrl" must be an http(s) URL',
+      "Mars/Base",
+    ]) {
       expect(text).toContain(part);
     }
     expect(text).not.toContain("secret-token");
@@ -58,8 +97,13 @@ describe("options", () => {
 
   it("take darkMode as a mode, false or the site's own selectors, and searchIndex as bodies or none", () => {
     expect(resolveOptions({}, env)).toMatchObject({ darkMode: "auto", searchIndex: "bodies" });
-    expect(resolveOptions({ darkMode: { dark: " body.mode-dark " } }, env).darkMode).toEqual({ dark: "body.mode-dark" });
-    expect(resolveOptions({ darkMode: false, searchIndex: "none" }, env)).toMatchObject({ darkMode: false, searchIndex: "none" });
+    expect(resolveOptions({ darkMode: { dark: " body.mode-dark " } }, env).darkMode).toEqual({
+      dark: "body.mode-dark",
+    });
+    expect(resolveOptions({ darkMode: false, searchIndex: "none" }, env)).toMatchObject({
+      darkMode: false,
+      searchIndex: "none",
+    });
     const text = message(() => resolveOptions({ darkMode: { dark: "x} body{color:red" }, searchIndex: "all" }, env));
     expect(text).toContain('"darkMode');
     expect(text).toContain('"searchIndex"');
@@ -87,7 +131,9 @@ describe("environment", () => {
     process.env.COMMENTS_API_TOKEN = "real-env";
     try {
       expect(readCommentsEnv({ root, vite: {} }, "production")).toMatchObject({
-        COMMENTS_DOMAIN: "from-env-file.com", COMMENTS_API_URL: "https://prod.example", COMMENTS_API_TOKEN: "real-env",
+        COMMENTS_DOMAIN: "from-env-file.com",
+        COMMENTS_API_URL: "https://prod.example",
+        COMMENTS_API_TOKEN: "real-env",
       });
     } finally {
       delete process.env.COMMENTS_API_TOKEN;

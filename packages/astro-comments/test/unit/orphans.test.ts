@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { builtPageKeys, describeOrphans, editDistance, findOrphans, nearestKey } from "../../src/integration/orphans.ts";
+import {
+  builtPageKeys,
+  describeOrphans,
+  editDistance,
+  findOrphans,
+  nearestKey,
+} from "../../src/integration/orphans.ts";
 import { pathKey } from "../../src/render/path-key.ts";
 
 describe("nearest path", () => {
@@ -25,7 +31,11 @@ describe("findOrphans", () => {
   });
 
   it("lists stored keys no page renders, with counts and the nearest page", () => {
-    const stored = new Map([["/posts/hello-world", 3], ["/posts/helo-world", 2], ["/posts/Code", 1]]);
+    const stored = new Map([
+      ["/posts/hello-world", 3],
+      ["/posts/helo-world", 2],
+      ["/posts/Code", 1],
+    ]);
     const orphans = findOrphans(stored, built, [], "/");
     expect(orphans).toEqual([
       { key: "/posts/Code", count: 1, nearest: "/posts/code" },
@@ -39,13 +49,18 @@ describe("findOrphans", () => {
   });
 
   it("writes a path's control characters as escapes: a key is decoded, so %1b is an ESC by then", () => {
-    const report = describeOrphans(findOrphans(new Map([[pathKey("/posts/evil%1b]0;PWNED%07%00%0a"), 1]]), built, [], "/"));
+    const report = describeOrphans(
+      findOrphans(new Map([[pathKey("/posts/evil%1b]0;PWNED%07%00%0a"), 1]]), built, [], "/"),
+    );
     expect(report.split("\n")[1]).toMatch(/^ {2}\/posts\/evil\\x1b\]0;PWNED\\x07\\x00\\n \(1 comment\)/);
     expect(report).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 
   it("does not report paths an on-demand route renders (its pattern has no base)", () => {
-    const stored = new Map([["/blog/live/posts/x", 4], ["/blog/gone", 1]]);
+    const stored = new Map([
+      ["/blog/live/posts/x", 4],
+      ["/blog/gone", 1],
+    ]);
     const orphans = findOrphans(stored, builtPageKeys([""], "/blog"), [/^\/live(?:\/(.*?))?\/?$/], "/blog");
     expect(orphans.map((o) => o.key)).toEqual(["/blog/gone"]);
   });

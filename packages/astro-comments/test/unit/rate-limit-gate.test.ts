@@ -1,7 +1,14 @@
 // The crawl-wide rate-limit gate on a fake clock: one pause for every request, the announced
 // remaining count honoured, the budget enforced, and words for the limit.
 import { describe, expect, it } from "vitest";
-import { describeLimit, RateLimitBudgetExceeded, RateLimitGate, readRateLimitHeaders, type Pause, type WaitBudget } from "../../src/api/rate-limit-gate.ts";
+import {
+  describeLimit,
+  RateLimitBudgetExceeded,
+  RateLimitGate,
+  readRateLimitHeaders,
+  type Pause,
+  type WaitBudget,
+} from "../../src/api/rate-limit-gate.ts";
 
 function fakeClock() {
   let now = 0;
@@ -129,8 +136,17 @@ describe("rate-limit gate", () => {
   });
 
   it("reads X-RateLimit-* headers, taking Reset as an epoch time or as seconds from now", () => {
-    expect(readRateLimitHeaders({ "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1700000060" }, 1_700_000_000_000)).toEqual({ limit: 60, remaining: 0, resetInMs: 60_000 });
-    expect(readRateLimitHeaders({ "x-ratelimit-reset": "30" }, 0)).toEqual({ limit: undefined, remaining: undefined, resetInMs: 30_000 });
+    expect(
+      readRateLimitHeaders(
+        { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1700000060" },
+        1_700_000_000_000,
+      ),
+    ).toEqual({ limit: 60, remaining: 0, resetInMs: 60_000 });
+    expect(readRateLimitHeaders({ "x-ratelimit-reset": "30" }, 0)).toEqual({
+      limit: undefined,
+      remaining: undefined,
+      resetInMs: 30_000,
+    });
     expect(readRateLimitHeaders({ "x-ratelimit-remaining": "soon" }, 0).remaining).toBeUndefined();
   });
 });

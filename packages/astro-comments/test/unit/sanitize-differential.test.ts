@@ -39,7 +39,9 @@ describe("against sanitize-html", () => {
   const hostile = new Set([...hostileBodies, ...xssBodies, ...xssNames]);
 
   it("writes exactly what it wrote for every non-hostile body of the mock's dataset", () => {
-    const bodies = [...new Set(generateDataset({ seed: 3, size: 2000 }).map((comment) => comment.html))].filter((html) => !hostile.has(html));
+    const bodies = [...new Set(generateDataset({ seed: 3, size: 2000 }).map((comment) => comment.html))].filter(
+      (html) => !hostile.has(html),
+    );
     expect(bodies.length).toBeGreaterThan(1000);
     const differing = bodies.filter((html) => sanitizeCommentHtml(html) !== legacySanitize(html));
     expect(differing).toEqual([]);
@@ -53,10 +55,14 @@ describe("against sanitize-html", () => {
   });
 
   // Only the first language-* class survives now, and only with a name highlighting can match.
-  const documentedDifferences = new Set(['<code class="language-&quot;&gt;&lt;img src=x onerror=alert(1)&gt;">x</code>']);
+  const documentedDifferences = new Set([
+    '<code class="language-&quot;&gt;&lt;img src=x onerror=alert(1)&gt;">x</code>',
+  ]);
 
   it("agrees on the XSS corpus up to the documented differences", () => {
-    const differing = [...hostile].filter((html) => canonical(sanitizeCommentHtml(html)) !== canonical(legacySanitize(html)));
+    const differing = [...hostile].filter(
+      (html) => canonical(sanitizeCommentHtml(html)) !== canonical(legacySanitize(html)),
+    );
     expect(new Set(differing)).toEqual(documentedDifferences);
   });
 });
@@ -72,7 +78,8 @@ function exportedBodies(file: string, source: string): string[] {
       if (Array.isArray(value)) value.forEach(visit);
       else if (typeof value === "object" && value !== null) {
         for (const [key, field] of Object.entries(value)) {
-          if (typeof field === "string" && ["html", "text", "markdown"].includes(key) && field !== "") bodies.push(field);
+          if (typeof field === "string" && ["html", "text", "markdown"].includes(key) && field !== "")
+            bodies.push(field);
           else visit(field);
         }
       }
@@ -107,7 +114,9 @@ function exportedBodies(file: string, source: string): string[] {
 describe("real comment exports", () => {
   const bodies = readdirSync(importsDirectory)
     .filter((file) => file.endsWith(".xml") || file.endsWith(".json"))
-    .flatMap((file) => exportedBodies(file, readFileSync(new URL(file, importsDirectory), "utf8")).map((body) => [file, body] as const));
+    .flatMap((file) =>
+      exportedBodies(file, readFileSync(new URL(file, importsDirectory), "utf8")).map((body) => [file, body] as const),
+    );
 
   it("has comment bodies with markup in it", () => {
     expect(bodies.length).toBeGreaterThan(15);
@@ -117,7 +126,8 @@ describe("real comment exports", () => {
   it.each(bodies)("%s, body %#: allowed markup only, idempotent, as sanitize-html wrote it", (_file, body) => {
     const clean = sanitizeCommentHtml(body);
     expect(disallowedMarkup(clean)).toEqual([]);
-    for (const href of auditMarkup(clean).hrefs) expect(["http:", "https:", "mailto:"]).toContain(URL.parse(href)?.protocol);
+    for (const href of auditMarkup(clean).hrefs)
+      expect(["http:", "https:", "mailto:"]).toContain(URL.parse(href)?.protocol);
     expect(sanitizeCommentHtml(clean)).toBe(clean);
     expect(canonical(clean)).toBe(canonical(legacySanitize(body)));
   });

@@ -7,13 +7,17 @@ const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2
 
 describe("quoteServiceText", () => {
   it("quotes a PHP notice before JSON on one line, escaped", () => {
-    expect(quoteServiceText('<br />\n<b>Deprecated</b>: x in <b>/var/www</b> {"data":[]}', 30)).toBe('"<br />\\n<b>Deprecated</b>: x in"…');
+    expect(quoteServiceText('<br />\n<b>Deprecated</b>: x in <b>/var/www</b> {"data":[]}', 30)).toBe(
+      '"<br />\\n<b>Deprecated</b>: x in"…',
+    );
   });
 
   it("writes terminal commands, NUL, backspace and bidi overrides as escapes", () => {
     const hostile = "a\u0000b\bc\u001b]0;PWNED\u0007d\u009be\u202ef\u2028g\u2066h\ud800i\ufeff\r\n\t\u007f";
     const quoted = quoteServiceText(hostile, 100);
-    expect(quoted).toBe('"a\\x00b\\x08c\\x1b]0;PWNED\\x07d\\x9be\\u202ef\\u2028g\\u2066h\\ud800i\\ufeff\\r\\n\\t\\x7f"');
+    expect(quoted).toBe(
+      '"a\\x00b\\x08c\\x1b]0;PWNED\\x07d\\x9be\\u202ef\\u2028g\\u2066h\\ud800i\\ufeff\\r\\n\\t\\x7f"',
+    );
     expect(quoted).not.toMatch(controls);
   });
 
@@ -29,7 +33,9 @@ describe("quoteServiceText", () => {
 
 describe("escapeControlCharacters", () => {
   it("keeps backslashes, quotes and the word joiner our own messages use", () => {
-    expect(escapeControlCharacters('C:\\site "x" win\u2060dow\u200d👨‍👩‍👧')).toBe('C:\\site "x" win\u2060dow\u200d👨‍👩‍👧');
+    expect(escapeControlCharacters('C:\\site "x" win\u2060dow\u200d👨‍👩‍👧')).toBe(
+      'C:\\site "x" win\u2060dow\u200d👨‍👩‍👧',
+    );
   });
 
   it("leaves no control character in any string", () => {
