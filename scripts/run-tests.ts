@@ -1,6 +1,6 @@
-// The README's test command: checks (type freshness, package build, typecheck, astro check), then
-// every vitest project. Ends with one line "N passed, N failed" (the form CI reads) that counts
-// tests only; a failed check is named above it and fails the run all the same.
+// The README's test command: checks (type freshness, package build, typecheck, astro check,
+// formatting, knip), then every vitest project. Ends with one line "N passed, N failed" (the form
+// CI reads) that counts tests only; a failed check is named above it and fails the run all the same.
 // The package build happens here, not in bootstrap.sh (`npm test` runs it with --no-build), so
 // `tsc -b` runs once and a build error is reported as a named check.
 import { spawnSync } from "node:child_process";
@@ -26,6 +26,8 @@ check("build packages (tsc -b schema packages/astro-comments)", "tsc", ["-b", "s
 check("build the mock server (esbuild, tsc)", "node", ["mock-server/scripts/build.ts"]);
 check("typecheck tests, scripts and mock server (tsc, strict)", "tsc", ["-p", "tsconfig.json"]);
 check("astro check on examples/site", "astro", ["check", "--root", "examples/site"]);
+check("formatting (biome format; npm run format fixes it)", "biome", ["format", "--max-diagnostics=20", "."]);
+check("unused files, exports and dependencies (knip)", "knip", ["--no-progress"]);
 
 interface VitestReport {
   numPassedTests: number;
@@ -35,11 +37,15 @@ interface VitestReport {
 
 const report = join(mkdtempSync(join(tmpdir(), "astro-comments-tests-")), "vitest.json");
 process.stdout.write("\n== vitest\n");
-const vitest = spawnSync("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
-});
+const vitest = spawnSync(
+  "vitest",
+  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+  },
+);
 let passed = 0;
 let failed = 0;
 try {
@@ -51,9 +57,12 @@ try {
   for (const file of summary.testResults) {
     if (file.status !== "failed" || file.assertionResults.some((test) => test.status === "failed")) continue;
     failed++;
-    failures.push(`vitest: ${relative(root, file.name)} failed outside its tests (${file.message.split("\n")[0] || "see above"})`);
+    failures.push(
+      `vitest: ${relative(root, file.name)} failed outside its tests (${file.message.split("\n")[0] || "see above"})`,
+    );
   }
-  if (vitest.status !== 0 && failed === 0) failures.push(`vitest exited with ${vitest.status ?? vitest.signal} (see its errors above)`);
+  if (vitest.status !== 0 && failed === 0)
+    failures.push(`vitest exited with ${vitest.status ?? vitest.signal} (see its errors above)`);
 } catch {
   failures.push("vitest: it wrote no report (see above)");
 }
