@@ -1,8 +1,9 @@
 // Every error astro-comments raises, in one place to read them all, in the shape of Astro's
 // core/errors/errors-data.ts: a name, a title, the message (a string, or a function of what
 // varies) and our own hint. Throw sites build their errors from these entries and keep no wording
-// of their own. No Astro import and no I/O: the API client (api/) uses it in plain Node bins too,
-// and utils/node-version.ts loads it before anything else.
+// of their own. No Astro import and no I/O: the API client (api/) uses it in plain Node bins too.
+// One error is not here: utils/node-version.ts keeps its own message, because it runs before
+// anything else in every page that imports content.config.ts, and imports nothing.
 //
 // Config entries' messages are the whole first line a user reads, "astro-comments: " included.
 // API entries are worded in parts that CommentsApiError puts together as
@@ -141,14 +142,6 @@ export const GrammarNotLoaded = {
   title: "A PrismJS grammar is not loaded.",
   message: (grammar: string) =>
     `astro-comments: the PrismJS grammar "${grammar}" is not loaded; await loadLanguagesOf(bodies) before rendering them.`,
-} satisfies ErrorData;
-
-/** The package is loaded by a Node older than it runs on (utils/node-version.ts, before anything else). */
-export const NodeTooOld = {
-  name: "NodeTooOld",
-  title: "Node is too old.",
-  message: (minimum: string, current: string) =>
-    `astro-comments needs Node ${minimum} or newer, but this is Node ${current}: upgrade Node (the current LTS works) and run the command again.`,
 } satisfies ErrorData;
 
 // ---------------------------------------------------------------------------------------------

@@ -4,8 +4,6 @@ import "./utils/node-version.ts";
 import type { Loader } from "astro/loaders";
 import { LOADER_NAME } from "./constants.ts";
 import { pageEntrySchema } from "./loader/entry-schema.ts";
-import { configError } from "./errors.ts";
-import { LoaderWithoutIntegration } from "./errors-data.ts";
 // Nothing that fetches or renders: pages bundle this module whenever they import content.config.ts
 // (for a constant, say), so the work is the integration's (see SiteHandoff.sync).
 import { siteHandoff } from "./site-registry.ts";
@@ -41,6 +39,12 @@ export function commentsLoader(): CommentsLoader {
     load: async (context) => {
       const site = siteHandoff(context.config.root);
       if (site?.sync === undefined) {
+        // Imported here, not at the top: the error classes and the catalogue of every error's
+        // wording would otherwise ride along into each page that imports content.config.ts.
+        const [{ configError }, { LoaderWithoutIntegration }] = await Promise.all([
+          import("./errors.ts"),
+          import("./errors-data.ts"),
+        ]);
         throw configError(LoaderWithoutIntegration);
       }
       await site.sync(context);

@@ -276,7 +276,7 @@ describe("on a Node older than the package supports", () => {
     const firstStatement = /^(?:import|export)\b[^;]*;/m.exec(
       readFileSync(join(siteDir(7), "node_modules/astro-comments", entry), "utf8"),
     )?.[0];
-    expect(firstStatement).toBe('import "./node-version.js";');
+    expect(firstStatement).toBe('import "./utils/node-version.js";');
     const olderNode = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'22.18.0'})";
     const result = await run(
       process.execPath,

@@ -76,35 +76,22 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
           site.prefetch = startFetch(site, resolved.credentials, logger);
         registerSite(config.root, site);
         base = config.base;
-        const { atom, pageAtom, counts, state } = resolved.feeds;
+        const { atom, pageAtom } = resolved.feeds;
         const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
         updateConfig({ vite: { plugins: [virtualModulesPlugin(site, feeds)] } });
         if (resolved.injectStyles) injectScript("page-ssr", 'import "astro-comments/styles.css";');
         // Entrypoints as URLs next to this module in dist, so the routes need no package export.
-        if (atom !== undefined)
-          injectRoute({
-            pattern: atom,
-            entrypoint: new URL("../feeds/site-feed-route.js", import.meta.url),
-            prerender: true,
-          });
-        if (pageAtom !== undefined)
-          injectRoute({
-            pattern: pageAtom,
-            entrypoint: new URL("../feeds/page-feed-route.js", import.meta.url),
-            prerender: true,
-          });
-        if (counts !== undefined)
-          injectRoute({
-            pattern: counts,
-            entrypoint: new URL("../feeds/counts-route.js", import.meta.url),
-            prerender: true,
-          });
-        if (state !== undefined)
-          injectRoute({
-            pattern: state,
-            entrypoint: new URL("../feeds/state-route.js", import.meta.url),
-            prerender: true,
-          });
+        const routes = {
+          atom: "site-feed-route",
+          pageAtom: "page-feed-route",
+          counts: "counts-route",
+          state: "state-route",
+        };
+        for (const [option, module] of Object.entries(routes)) {
+          const pattern = resolved.feeds[option as keyof typeof routes];
+          if (pattern === undefined) continue;
+          injectRoute({ pattern, entrypoint: new URL(`../feeds/${module}.js`, import.meta.url), prerender: true });
+        }
       },
       // Pages rendered on demand can show any path their pattern matches: never orphans.
       "astro:routes:resolved": ({ routes }) => {

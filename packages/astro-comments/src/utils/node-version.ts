@@ -1,8 +1,8 @@
 // Imported first by both entry points (the integration and the loader). On an older Node, undici,
 // the HTTP client, fails while it loads with a TypeError that says nothing about versions; this
-// module is evaluated before any other and fails first, in one line that does. Its one import,
-// the error catalogue, imports nothing.
-import { NodeTooOld } from "../errors-data.ts";
+// module is evaluated before any other and fails first, in one line that does. It imports
+// nothing, so its message is the one not in errors-data.ts: the catalogue would ride along into
+// every page that imports content.config.ts.
 
 /** The oldest Node that runs this package: undici 8's own minimum. package.json `engines` says the same (test/pack.test.ts checks). */
 export const minimumNodeVersion = "22.19.0";
@@ -19,7 +19,9 @@ function isOlderNode(version: string): boolean {
 }
 
 if (isOlderNode(process.versions.node)) {
-  const error = new Error(NodeTooOld.message(minimumNodeVersion, process.versions.node));
+  const error = new Error(
+    `astro-comments needs Node ${minimumNodeVersion} or newer, but this is Node ${process.versions.node}: upgrade Node (the current LTS works) and run the command again.`,
+  );
   // Astro prints a stack when there is one, and this one would only point into this file.
   error.stack = "";
   throw error;
