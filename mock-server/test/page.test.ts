@@ -13,11 +13,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { CommentListResponse, CommentThread } from "@astro-comments/schema";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   chromiumMissing,
   chromiumPath,
+  launchChromium,
   chromiumRequired,
 } from "../../packages/astro-comments/test/helpers/chromium.ts";
 import { npm, writeSite } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
@@ -170,17 +171,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   if (!skipped) {
     if (!chromiumPath) throw new Error(chromiumMissing);
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   }
 }, 10 * 60_000);
 

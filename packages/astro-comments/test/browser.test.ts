@@ -8,10 +8,10 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { showcasePaths, startMockServer, xssBodies, xssNames, type MockServer } from "@astro-comments/mock-server";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
-import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
+import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 import { auditSection, failingContrast } from "./helpers/comment-audit.ts";
 import { serveStatic } from "./helpers/static-site.ts";
 
@@ -98,17 +98,7 @@ describe.skipIf(skipped)("in Chromium", () => {
     });
     if (build.code !== 0) throw new Error(`astro build failed with ${build.code}:\n${build.log}`);
     server = await serveStatic(build.out);
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -4,11 +4,11 @@
 // system. What is asserted is the section's computed color-scheme.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { colorSchemeAttribute, customColorSchemeCss } from "../src/render/color-scheme.ts";
 import type { RenderSettings } from "../src/integration/options.ts";
-import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
+import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 
 const stylesheet = readFileSync(fileURLToPath(new URL("../styles/comments.css", import.meta.url)), "utf8");
 const skipped = chromiumMissing !== undefined && !chromiumRequired;
@@ -36,17 +36,7 @@ async function schemeOf(
 describe.skipIf(skipped)("darkMode: the section's color-scheme", () => {
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -8,10 +8,10 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
-import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
+import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 import { startNodeServer, type NodeServer } from "./helpers/processes.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
@@ -165,10 +165,7 @@ describe.skipIf(skipped)("<CommentsIsland> on the Node adapter's server", () => 
     out = build.out;
     server = await startNodeServer(join(out, "server", "entry.mjs"), { ...process.env, ...env });
     base = server.url;
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

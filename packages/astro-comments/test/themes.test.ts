@@ -14,9 +14,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumMissing, chromiumPath, chromiumRequired } from "./helpers/chromium.ts";
+import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 import { acceleratorPaths, addComments, fetchAccelerator } from "./helpers/astro-accelerator.ts";
 import { auditSection, axeViolations, failingContrast, type SectionAudit } from "./helpers/comment-audit.ts";
 import { npm, packFromSources, repoTool, run, type RunResult } from "./helpers/pack-sites.ts";
@@ -113,17 +113,7 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       accelerator.build = await run("npm", ["run", "build"], accelerator.dir, env("accelerator.example.com"));
       if (accelerator.build.code === 0) accelerator.server = await serveStatic(join(accelerator.dir, "dist"));
     }
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   }, 20 * 60_000);
 
   afterAll(async () => {

@@ -2,6 +2,7 @@
 // both the test and scripts/run-tests.ts print when there is none.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { type Browser, chromium } from "playwright-core";
 
 const { CHROMIUM_PATH, CI, PROGRAMFILES } = process.env;
 
@@ -31,3 +32,21 @@ export const chromiumPath: string | undefined = CHROMIUM_PATH
 export const chromiumMissing: string | undefined = chromiumPath
   ? undefined
   : `browser test ${chromiumRequired ? "failed (CI=true requires it)" : "skipped"}: ${CHROMIUM_PATH ? `CHROMIUM_PATH=${CHROMIUM_PATH} does not exist` : "no Chromium found"}; install it with \`apt-get install chromium\` or set CHROMIUM_PATH to a Chromium or Chrome executable`;
+
+/**
+ * The Chromium every browser test drives: headless, without the sandbox (containers run as root)
+ * or a GPU, and with no network traffic of its own (no updates, no first-run pages).
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  });
+}
