@@ -24,6 +24,7 @@ import {
   type Footprint,
   type PackedPackage,
   type RunResult,
+  storedComment,
 } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
 import { loadMockData, startMockServer, type MockServer, type StoredComment } from "../src/index.ts";
 import { freePort, packWorkspace, start, type Started } from "./pack-helpers.ts";
@@ -44,18 +45,8 @@ function block(name: string): string {
   return match[1]!;
 }
 
-const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id,
-  domain: REAL.domain,
-  parentId: null,
-  status: "approved",
-  created_at: `2026-11-2${id}T10:00:00.000000Z`,
-  content: "",
-  html: "",
-  name: "",
-  path: "/posts/hello-world",
-  ...fields,
-});
+const comment = (id: number, fields: Partial<StoredComment>) =>
+  storedComment(id, { domain: REAL.domain, created_at: `2026-11-2${id}T10:00:00.000000Z`, ...fields });
 const realComments: StoredComment[] = [
   comment(1, {
     name: "Ada Lovelace",

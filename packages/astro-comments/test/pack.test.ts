@@ -21,6 +21,7 @@ import {
   type Footprint,
   type PackedPackage,
   type RunResult,
+  storedComment,
 } from "./helpers/pack-sites.ts";
 
 const TOKEN = "tok-pack-5e2c91";
@@ -29,25 +30,13 @@ type Major = (typeof majors)[number];
 /** Packages and bytes the install may add to a fresh Astro 7 site. */
 const footprintBudget = { packages: 10, bytes: 2_000_000 };
 
-const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id,
-  domain: "example.com",
-  parentId: null,
-  status: "approved",
-  created_at: `2026-01-0${id}T10:00:00.000000Z`,
-  content: "",
-  html: "",
-  name: "",
-  path: "/posts/hello-world",
-  ...fields,
-});
 const comments: StoredComment[] = [
-  comment(1, {
+  storedComment(1, {
     name: "Ada Lovelace",
     html: '<p>Thanks, <strong>this helped</strong>.</p>\n<pre><code class="language-js">const answer = 42;</code></pre>',
   }),
-  comment(2, { parentId: 1, name: "Grace Hopper", html: "<p>Agreed.</p>" }),
-  comment(3, { status: "pending", name: "Not Yet Moderated", html: "<p>held</p>" }),
+  storedComment(2, { parentId: 1, name: "Grace Hopper", html: "<p>Agreed.</p>" }),
+  storedComment(3, { status: "pending", name: "Not Yet Moderated", html: "<p>held</p>" }),
 ];
 
 /**

@@ -18,6 +18,7 @@ import {
   writeSite,
   yarn,
   type RunResult,
+  storedComment,
 } from "./helpers/pack-sites.ts";
 
 const TOKEN = "tok-managers-81f3a0";
@@ -31,25 +32,13 @@ const importBudgetBytes = 20_000;
 const chunkBudgetBytes = 4_000;
 const adapter = "@astrojs/node@^11";
 
-const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id,
-  domain: "example.com",
-  parentId: null,
-  status: "approved",
-  created_at: `2026-01-0${id}T10:00:00.000000Z`,
-  content: "",
-  html: "",
-  name: "",
-  path: "/posts/hello-world",
-  ...fields,
-});
 // Rust is no grammar of PrismJS's core: it loads on demand, from a chunk of its own once bundled.
 const comments: StoredComment[] = [
-  comment(1, {
+  storedComment(1, {
     name: "Ada Lovelace",
     html: '<p>In Rust:</p>\n<pre><code class="language-rust">fn main() { let answer = 42; }</code></pre>',
   }),
-  comment(2, {
+  storedComment(2, {
     parentId: 1,
     name: "Grace Hopper",
     html: '<pre><code class="language-js">const answer = 42;</code></pre>',

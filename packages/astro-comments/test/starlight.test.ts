@@ -7,24 +7,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer, type StoredComment } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npm, packFromSources, run, type RunResult } from "./helpers/pack-sites.ts";
+import { npm, packFromSources, run, type RunResult, storedComment } from "./helpers/pack-sites.ts";
 
 const fixture = fileURLToPath(new URL("./fixtures/starlight-site/", import.meta.url));
 const stylesheet = fileURLToPath(new URL("../styles/comments.css", import.meta.url));
 const TOKEN = "tok-starlight-7a31c0";
 
-const comment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
-  id,
-  domain: "example.com",
-  parentId: null,
-  status: "approved",
-  created_at: `2026-02-0${id}T09:30:00.000000Z`,
-  content: "",
-  html: "",
-  name: "",
-  path: "/guides/example/",
-  ...fields,
-});
+const comment = (id: number, fields: Partial<StoredComment>) =>
+  storedComment(id, { created_at: `2026-02-0${id}T09:30:00.000000Z`, path: "/guides/example/", ...fields });
 const comments: StoredComment[] = [
   comment(1, { name: "Ada Lovelace", html: "<p>Step 2 needed <code>npm run build</code> first.</p>" }),
   comment(2, { parentId: 1, name: "Grace Hopper", html: "<p>Fixed in the guide, thanks.</p>" }),

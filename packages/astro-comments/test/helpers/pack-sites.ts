@@ -5,11 +5,29 @@ import { spawn } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { StoredComment } from "@astro-comments/mock-server";
 import { plainText } from "./astro-cli.ts";
 import { startNodeServer, type NodeServer } from "./processes.ts";
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/**
+ * An approved top-level comment as the mock stores it, for the data file of a site a test installs:
+ * dated 2026-01-0<id>, on /posts/hello-world of example.com, unless `fields` says otherwise.
+ */
+export const storedComment = (id: number, fields: Partial<StoredComment>): StoredComment => ({
+  id,
+  domain: "example.com",
+  parentId: null,
+  status: "approved",
+  created_at: `2026-01-0${id}T10:00:00.000000Z`,
+  content: "",
+  html: "",
+  name: "",
+  path: "/posts/hello-world",
+  ...fields,
+});
 
 export interface RunResult {
   code: number;
