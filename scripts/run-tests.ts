@@ -1,6 +1,7 @@
 // The README's test command: checks (type freshness, package build, typecheck, astro check,
 // formatting, knip), then every vitest project. Ends with one line "N passed, N failed" (the form
 // CI reads) that counts tests only; a failed check is named above it and fails the run all the same.
+// Above them, the ten slowest test files, so that the suite's cost stays in sight.
 // The package build happens here, not in bootstrap.sh (`npm test` runs it with --no-build), so
 // `tsc -b` runs once and a build error is reported as a named check.
 import { spawnSync } from "node:child_process";
@@ -9,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromiumMissing } from "../packages/astro-comments/test/helpers/chromium.ts";
+import type { FileTiming } from "./file-timings-reporter.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const failures: string[] = [];
@@ -35,15 +37,24 @@ interface VitestReport {
   testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[];
 }
 
-const report = join(mkdtempSync(join(tmpdir(), "astro-comments-tests-")), "vitest.json");
+const reports = mkdtempSync(join(tmpdir(), "astro-comments-tests-"));
+const report = join(reports, "vitest.json");
+const timings = join(reports, "file-timings.json");
 process.stdout.write("\n== vitest\n");
 const vitest = spawnSync(
   "vitest",
-  ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  [
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+    `--reporter=${join(root, "scripts/file-timings-reporter.ts")}`,
+    ...process.argv.slice(2),
+  ],
   {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", VITEST_FILE_TIMINGS: timings },
   },
 );
 let passed = 0;
@@ -68,6 +79,18 @@ try {
 }
 
 process.stdout.write("\n");
+try {
+  // Files run side by side, so the times overlap: each is the time one file took from start to end.
+  const slowest = (JSON.parse(readFileSync(timings, "utf8")) as FileTiming[])
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 10);
+  process.stdout.write("The ten slowest test files (seconds each took, hooks included):\n");
+  for (const { file, seconds } of slowest)
+    process.stdout.write(`${seconds.toFixed(1).padStart(7)}  ${relative(root, file)}\n`);
+  process.stdout.write("\n");
+} catch {
+  // No timings when vitest ended before its reporters did: the failures below say why.
+}
 if (chromiumMissing) process.stdout.write(`${chromiumMissing}\n`);
 for (const failure of failures) process.stdout.write(`FAILED: ${failure}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
