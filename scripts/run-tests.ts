@@ -80,7 +80,7 @@ try {
 
 process.stdout.write("\n");
 try {
-  // Files run side by side, so the times overlap: each is the time one file took from start to end.
+  // Each is the time one file took from start to end; where files run side by side (maxWorkers > 1), they overlap.
   const slowest = (JSON.parse(readFileSync(timings, "utf8")) as FileTiming[])
     .sort((a, b) => b.seconds - a.seconds)
     .slice(0, 10);
