@@ -10,7 +10,7 @@ import { syncComments } from "../src/loader/sync-comments.ts";
 import { astroBuild, BUILD_TIMEOUT_MS, listFiles } from "./helpers/astro-cli.ts";
 import { loaderContext, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
-import { copySite } from "./helpers/site-copy.ts";
+import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const dataset = { seed: 21, size: 1500 };
 const APPROVED_MID_CRAWL = 3;
@@ -84,14 +84,25 @@ function tree(dir: string): Record<string, string> {
   return Object.fromEntries(listFiles(dir).map((file) => [file.slice(dir.length), readFileSync(file, "utf8")]));
 }
 
-describe("fault suite: full astro builds", () => {
-  const site = copySite("fault-suite");
-  afterAll(() => site.remove());
-  const build = (env: Record<string, string>) => astroBuild(env, undefined, site.dir);
+// The three tests run at once, each building its own copy of the site (builds of one copy would
+// share Astro's data store and caches): the outage spends most of its build waiting out the
+// client's backoff (about 16 s), time the other builds use.
+describe.concurrent("fault suite: full astro builds", () => {
+  const sites: SiteCopy[] = [];
+  afterAll(() => {
+    for (const site of sites) site.remove();
+  });
+  /** A fresh copy of the site, and `astro build` of it. */
+  function siteBuild(name: string): (env: Record<string, string>) => ReturnType<typeof astroBuild> {
+    const site = copySite(name);
+    sites.push(site);
+    return (env) => astroBuild(env, undefined, site.dir);
+  }
 
   it(
     "builds with every fault on produce byte-identical sites",
-    async () => {
+    async ({ expect }) => {
+      const build = siteBuild("fault-suite");
       const clean = await startMockServer({ dataset: { seed: 1 } });
       clean.store.approvePending(APPROVED_MID_CRAWL);
       const reference = await build({
@@ -132,7 +143,8 @@ describe("fault suite: full astro builds", () => {
 
   it(
     "a permanent outage fails the build with one clear message and no output",
-    async () => {
+    async ({ expect }) => {
+      const build = siteBuild("fault-suite-outage");
       const down = await serve(() => undefined);
       const url = down.url;
       await down.close();
@@ -154,7 +166,8 @@ describe("fault suite: full astro builds", () => {
 
   it(
     "an HTML page with status 200 fails the build naming what was wrong",
-    async () => {
+    async ({ expect }) => {
+      const build = siteBuild("fault-suite-html");
       const proxy = await serve((_req, res) =>
         res.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><html><body>Maintenance</body></html>"),
       );
