@@ -3,7 +3,7 @@
 // crawl that is stale (by its recorded time, never by waiting), damaged or of another domain is not
 // used, and a failed check leaves none. The state the build publishes is the check's, so the next
 // check answers 0 when nothing changed, and 1 when a comment was approved in between.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
@@ -15,6 +15,7 @@ import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const DOMAIN = "reuse.example";
 const bin = fileURLToPath(new URL("../dist/cli/astro-comments.js", import.meta.url));
+const guide = readFileSync(fileURLToPath(new URL("../../../docs/rebuild-on-change.md", import.meta.url)), "utf8");
 
 const config = `import { defineConfig } from "astro/config";
 import comments from "astro-comments";
@@ -199,4 +200,45 @@ describe("a check that fails", () => {
     // Nor anything half-written beside it.
     expect(readdirSync(dirname(crawlFile)).filter((name) => name.startsWith("check-crawl"))).toEqual([]);
   });
+});
+
+describe("the guide's cron script", () => {
+  const script = /```sh title="check-and-build\.sh"\n([\s\S]*?)```/.exec(guide)?.[1];
+
+  it(
+    "builds with the check's crawl when the comments changed, and does nothing when they did not",
+    async () => {
+      expect(script, "docs/rebuild-on-change.md has no check-and-build.sh").toBeDefined();
+      // The site as npm installs it: the package's bin in node_modules/.bin.
+      const bins = join(site.dir, "node_modules/.bin");
+      mkdirSync(bins, { recursive: true });
+      if (!existsSync(join(bins, "astro-comments"))) symlinkSync(bin, join(bins, "astro-comments"));
+      chmodSync(bin, 0o755);
+      const cron = (state: string) =>
+        run("bash", ["-c", script!], site.dir, {
+          ...env({ COMMENTS_STATE_URL: state }),
+          npm_config_offline: "true",
+          npm_config_update_notifier: "false",
+        });
+      // Against a state without the newest comment: the check says build, and the build uses its crawl.
+      const older = await build();
+      addComment("/posts/hello-world", "Approved before the cron ran");
+      const before = mock.requestCount;
+      const changed = await cron(stateOf(older.out));
+      expect(changed.code, changed.output).toBe(0);
+      expect(changed.output).toMatch(/1 page has new comments .*\/posts\/hello-world \(\+1\); build\./);
+      expect(changed.output).toMatch(/reused the crawl astro-comments check made \d+ s ago/);
+      expect(mock.requestCount - before).toBe(1);
+      const built = join(site.dir, "dist");
+      expect(readFileSync(join(built, "posts/hello-world/index.html"), "utf8")).toContain(
+        "Approved before the cron ran",
+      );
+      // Against what that build published: nothing to build.
+      const unchanged = await cron(stateOf(built));
+      expect(unchanged.code, unchanged.output).toBe(0);
+      expect(unchanged.output).toContain("nothing to build");
+      expect(unchanged.output).not.toContain("[build]");
+    },
+    3 * BUILD_TIMEOUT_MS,
+  );
 });
