@@ -4,6 +4,7 @@
 // used, and a failed check leaves none. The state the build publishes is the check's, so the next
 // check answers 0 when nothing changed, and 1 when a comment was approved in between.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
@@ -186,7 +187,13 @@ describe("a crawl the build does not use", () => {
 
 describe("a check that fails", () => {
   it("leaves no crawl for the build, and removes an earlier one", async () => {
-    const good = await check(join(site.dir, "no-state-yet.json"));
+    // Run from elsewhere, --root names the site's folder.
+    const good = await run(
+      process.execPath,
+      [bin, "check", "--root", site.dir, "--state", join(site.dir, "no-state-yet.json")],
+      tmpdir(),
+      env(),
+    );
     expect(good.code, good.output).toBe(1);
     expect(existsSync(crawlFile)).toBe(true);
     mock.setOutage("down");
