@@ -37,7 +37,10 @@ export interface LoaderSummary {
   /** Pages whose comments the loader sanitized and highlighted (0 when nothing changed). */
   rendered: number;
   fetchSeconds: number;
+  /** Requests the build sent: 0 when it used the crawl a check left. */
   requests: number;
+  /** It used the crawl `astro-comments check` left (issue 34). */
+  reusedCheck: boolean;
 }
 
 export interface BuildRun {
@@ -61,21 +64,27 @@ export interface BuildRun {
 
 const count = (text: string) => Number(text.replaceAll(",", ""));
 
-/** "53,334 comments on 2,000 pages: 0 rendered, 2,000 unchanged, 0 removed (6.6 s, 400 requests of 100, 29.2 MiB)" */
-const LOADER_LINE = /([\d,]+) comments? on ([\d,]+) pages?: ([\d,]+) rendered,.*\(([\d.]+) s, ([\d,]+) requests?/;
+/**
+ * "53,334 comments on 2,000 pages: 0 rendered, 2,000 unchanged, 0 removed (6.6 s, 400 requests of 100, 29.2 MiB)",
+ * or "… (reused the crawl astro-comments check made 3 s ago: 400 requests of 100, 29.2 MiB; no request now)"
+ */
+const LOADER_LINE =
+  /([\d,]+) comments? on ([\d,]+) pages?: ([\d,]+) rendered,.*\((?:([\d.]+) s, ([\d,]+) requests?|(reused the crawl astro-comments check))/;
 /** "crawled 40000 comments and 13334 replies and kept none (7.0 s, 400 requests)", bench/site/shared/crawl-only.ts */
 const FLOOR_LINE = /crawled \d+ comments and \d+ replies and kept none \(([\d.]+) s/;
 
 function parseLoaderLine(output: string): LoaderSummary | undefined {
   const match = LOADER_LINE.exec(output);
   if (match === null) return undefined;
-  const [, comments, pages, rendered, fetchSeconds, requests] = match as unknown as string[];
+  const [, comments, pages, rendered, fetchSeconds, requests, reused] = match as unknown as string[];
   return {
     comments: count(comments!),
     pages: count(pages!),
     rendered: count(rendered!),
-    fetchSeconds: Number(fetchSeconds),
-    requests: count(requests!),
+    fetchSeconds: reused ? 0 : Number(fetchSeconds),
+    requests: reused ? 0 : count(requests!),
+    // Used, and no crawl started after all.
+    reusedCheck: reused !== undefined && !output.includes("fetching comments of"),
   };
 }
 

@@ -38,15 +38,20 @@ const quiet: CrawlLogger = { info: () => {}, debug: () => {}, warn: (message) =>
 // Reports the check's own peak RSS (KiB) as it exits, whatever its exit path.
 const reportRss = `data:text/javascript,${encodeURIComponent('process.on("exit",()=>process.stderr.write("\\nmaxrss "+process.resourceUsage().maxRSS+"\\n"))')}`;
 
-interface CheckRun {
+export interface CheckRun {
   seconds: number;
   rssMiB: number;
 }
 
-function runCheck(env: Record<string, string>, statePath: string): Promise<CheckRun> {
+/**
+ * One check against `statePath`. It leaves its crawl in `cacheDir` (a site's cache folder, or a
+ * scratch folder where no build follows), never in this repository's node_modules.
+ */
+export function runCheck(env: Record<string, string>, statePath: string, cacheDir: string): Promise<CheckRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ["--import", reportRss, bin, "check", "--state", statePath], {
+    const args = ["--import", reportRss, bin, "check", "--state", statePath, "--cache-dir", cacheDir];
+    const child = spawn(process.execPath, args, {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -141,7 +146,7 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
     for (let run = 1; run <= RUNS; run++) {
       bare.push(await bareRequests(mock.url, requests));
       crawls.push((await crawlState()).summary.seconds);
-      runs.push(await runCheck(env, statePath));
+      runs.push(await runCheck(env, statePath, work));
       log(
         `  run ${run}: check ${runs.at(-1)!.seconds.toFixed(2)} s, ${runs.at(-1)!.rssMiB.toFixed(0)} MiB; crawl in this process ${crawls.at(-1)!.toFixed(2)} s; bare requests ${bare.at(-1)!.toFixed(2)} s`,
       );
@@ -165,7 +170,7 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
 }
 
 /** The deployed state a build of the mock's comments publishes, from one crawl, as a file. */
-async function deployedState(
+export async function deployedState(
   env: Record<string, string>,
   statePath: string,
 ): Promise<{ comments: number; pages: number }> {
@@ -191,7 +196,7 @@ export async function measureCheck(mock: {
     const env = { COMMENTS_DOMAIN: mock.domain, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
     const statePath = join(work, "state.json");
     await deployedState(env, statePath);
-    const run = await runCheck(env, statePath);
+    const run = await runCheck(env, statePath, work);
     return { seconds: run.seconds, peakMiB: run.rssMiB };
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -14,11 +14,11 @@ import { request } from "undici";
 import { DEFAULT_MAX_PER_PAGE } from "../mock-server/src/index.ts";
 import { crawlDefaults } from "../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../packages/astro-comments/src/api/credentials.ts";
-import { clearCaches, integrationFingerprint, runBuild, type BuildRun, type Variant } from "./builds.ts";
+import { clearCaches, integrationFingerprint, runBuild, siteRoot, type BuildRun, type Variant } from "./builds.ts";
 import { startMockProcess, type MockProcess } from "./child-processes.ts";
 import { crawlIdealSeconds, crawlOurs, crawlSequential, networkFloor, type CrawlRun } from "./crawls.ts";
 import { generateBlog, issue17Blog, type Blog } from "./dataset.ts";
-import { measureCheck } from "./freshness-check.ts";
+import { deployedState, measureCheck, runCheck, type CheckRun } from "./freshness-check.ts";
 import { formatNumber, formatPercent, formatRange, machineLine, markdownTable, spread, type Spread } from "./report.ts";
 import { measureSanitizerRates, sanitizerBodies, sanitizers } from "./sanitizer.ts";
 
@@ -38,6 +38,8 @@ const SANITIZER_SAMPLE_MS = 150;
 
 // Issue 17's targets, in F over the comment-free build in the same state, and in MiB of peak RSS.
 const TARGETS = { cold: { f: 1.25, rssMiB: 120 }, warm: { f: 1.1, rssMiB: 77 }, sanitizerSpeedUp: 5 } as const;
+// Issue 34's: a build right after a check, over the comment-free build in the same state.
+const AFTER_CHECK_TARGET_F = 0.6;
 
 type State = "cold" | "warm";
 /** The variants compared like with like, rotated from round to round so none always builds first. */
@@ -105,6 +107,8 @@ const buildRuns = new Map<RunKey, BuildRun[]>(
 const incrementalRuns: BuildRun[] = [];
 const sanitizerRates = sanitizers.map((): number[] => []);
 const checkRuns: Array<Awaited<ReturnType<typeof measureCheck>>> = [];
+// Issue 34: the check in the comments site's folder, then its build, which uses the check's crawl.
+const afterCheck = { cold: [] as BuildRun[], warm: [] as BuildRun[], checks: [] as CheckRun[] };
 // The 1-minute load average before each build, and the builds before which the integration had changed.
 const loads: number[] = [];
 const rebuilds: string[] = [];
@@ -160,6 +164,23 @@ try {
         if (state === "cold") clearCaches(variant);
         buildRuns.get(runKey(variant, state))!.push(await build(variant, siteEnv, `${variant} ${state}`, tag));
       }
+    }
+    // A check as a host's ignore step runs it, in the site's folder, then the build: cold (the
+    // caches deleted before the check) and warm. The builds above left no crawl of a check behind.
+    const statePath = join(workDir, "state.json");
+    await deployedState(siteEnv, statePath);
+    for (const state of ["cold", "warm"] as const) {
+      if (state === "cold") clearCaches("comments");
+      const check = await runCheck(siteEnv, statePath, join(siteRoot("comments"), "node_modules/.astro"));
+      afterCheck.checks.push(check);
+      const run = await build(
+        "comments",
+        siteEnv,
+        `comments ${state}, right after a check (${check.seconds.toFixed(2)} s)`,
+        tag,
+      );
+      if (!run.loader?.reusedCheck) throw new Error(`${tag} the build after the check crawled again: see its log`);
+      afterCheck[state].push(run);
     }
     // The incremental variant keeps its caches from round to round: the first round fills them.
     if (round === 1) {
@@ -288,6 +309,38 @@ rows.push(
     "none (Astro restores unchanged pages)",
   ),
 );
+for (const state of ["cold", "warm"] as const) {
+  const own = afterCheck[state];
+  const over = overhead(own, baselineRuns(state));
+  const met = over.time.median <= AFTER_CHECK_TARGET_F * F.seconds;
+  const requests = own.map((r) => r.loader?.requests ?? Number.NaN);
+  rows.push(
+    buildRow(
+      `build with comments right after \`astro-comments check\` (its crawl used; requests during the build: ${requests.join(", ")}), ${state}`,
+      own,
+      over,
+      `issue 34: ≤ +${AFTER_CHECK_TARGET_F} F, 0 requests: ${verdict(met && requests.every((r) => r === 0))}`,
+    ),
+  );
+  targetLines.push(
+    `- ${state} build right after a check ≤ +${AFTER_CHECK_TARGET_F} F over the comment-free ${state} build: ${signed(over.time.median, 2, " s")} = ${signed(over.time.median / F.seconds, 2, " F")}, ${requests.join(", ")} requests — ${verdict(met)}`,
+  );
+}
+{
+  const time = of(afterCheck.checks.map((r) => r.seconds));
+  const rss = of(afterCheck.checks.map((r) => r.rssMiB));
+  rows.push([
+    "the check before those builds (leaves its crawl in the site's cache folder)",
+    seconds(time),
+    secondsRange(time),
+    "",
+    "",
+    `${(time.median / F.seconds).toFixed(2)} F`,
+    `${formatNumber(rss.median)} (${formatRange(rss)})`,
+    "",
+    "",
+  ]);
+}
 const warmBuild = of(runs("comments warm").map((r) => r.seconds));
 {
   const time = of(checkRuns.map((r) => r.seconds));
@@ -397,6 +450,8 @@ const details = [
     compared.map((variant) => detail(`${variant} ${state}`, runs(runKey(variant, state)))),
   ),
   detail("incremental, 1 new comment", incrementalRuns),
+  detail("comments cold, right after a check", afterCheck.cold),
+  detail("comments warm, right after a check", afterCheck.warm),
 ];
 // What the integration's own work (grouping, sanitizing, storing, rendering) adds over the floor.
 for (const state of ["cold", "warm"] as const) {
@@ -454,6 +509,7 @@ writeFileSync(
       incrementalRuns,
       sanitizerRates,
       checkRuns,
+      afterCheck,
     },
     null,
     2,

@@ -29,7 +29,7 @@ if (command === "check") {
     print: (line) => process.stdout.write(line.endsWith("\n") ? line : `${line}\n`),
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  // Exits at once: an early answer (an unusable deployed state) must not wait for the crawl.
+  // Exits at once: the answer is printed and the crawl left for the build; nothing else is awaited.
   process.exit(code);
 } else {
   process.stdout.write(

@@ -9,9 +9,11 @@ import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSettings } fr
 import { credentialsFromEnv, envNames, type Credentials } from "../api/credentials.ts";
 import { escapeControlCharacters } from "../api/service-text.ts";
 import { CheckFlagNotWholeNumber, CheckStateMissing } from "../errors-data.ts";
-import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
+import type { CompleteFreshnessState } from "../freshness/freshness-state.ts";
 import { compareStates, StateUnusable, usableState } from "../freshness/compare-states.ts";
 import { readDeployedState } from "../freshness/deployed-state.ts";
+import { CheckCrawlWriter, checkCrawlFile, removeCheckCrawl } from "../freshness/check-crawl.ts";
+import { siteCacheDir } from "./cache-dir.ts";
 import { readCommentsEnv } from "./read-env.ts";
 
 /** Where the deployed state is, when --state is not given. */
@@ -29,14 +31,19 @@ const checkUsage = `Usage: npx --no astro-comments check [options]
 Did the approved comments change since the deployed build? Prints one line; exits 0 when nothing
 changed (a host's ignore step then skips the build) and 1 when they changed or the answer is not
 certain (the host builds). Reads COMMENTS_DOMAIN, COMMENTS_API_URL, COMMENTS_API_TOKEN and
-COMMENTS_STATE_URL from the environment or the site's .env files, as the build does.
+COMMENTS_STATE_URL from the environment or the site's .env files, as the build does. After a
+complete crawl it leaves what it fetched in the site's cache folder, and a build within
+reuseCheckMinutes uses it instead of crawling again.
 
   --state URL|FILE         the deployed build's state (feeds.state), e.g.
                            https://example.com/comments/state.json (default: $${STATE_ENV})
   --domain D, --api-url U  instead of COMMENTS_DOMAIN, COMMENTS_API_URL (the token is only read
                            from the environment, never from the command line)
   --mode M                 which .env.[mode] files to read (default production)
-  --env-dir DIR            where the .env files are (default: the current folder)
+  --root DIR               the site's folder (default: the current folder)
+  --env-dir DIR            where the .env files are (default: the site's folder)
+  --cache-dir DIR          where the crawl is left for the build (default: astro.config's
+                           cacheDir when it is a plain string, else node_modules/.astro)
   --per-page N             comments per request, 1-100 (default 100, or what the service accepts)
   --concurrency N          requests in flight, 1-32 (default ${crawlDefaults.concurrency})
   --timeout MS             one attempt, and the state's download (default ${crawlDefaults.timeout})
@@ -63,7 +70,9 @@ const options = {
   domain: { type: "string" },
   "api-url": { type: "string" },
   mode: { type: "string", default: "production" },
-  "env-dir": { type: "string", default: "." },
+  root: { type: "string", default: "." },
+  "env-dir": { type: "string" },
+  "cache-dir": { type: "string" },
   "per-page": { type: "string" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
@@ -126,8 +135,9 @@ function firstLine(error: Error): string {
 }
 
 /**
- * Runs the check and resolves to its exit code once it printed its line. An unusable deployed
- * state answers at once, while the crawl may still be running: the caller exits the process.
+ * Runs the check and resolves to its exit code once it printed its line and, after a complete
+ * crawl, left the crawl for the build. An unusable deployed state is answered at once, and the
+ * crawl still finishes: the build that follows reuses it.
  */
 export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1> {
   let token: string | undefined;
@@ -152,11 +162,19 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     return 1;
   }
 
+  const root = resolve(io.cwd, flags.root);
+  const cacheDir = flags["cache-dir"] === undefined ? siteCacheDir(root) : resolve(io.cwd, flags["cache-dir"]);
+  const crawlFile = checkCrawlFile(cacheDir);
+  // Whatever this check ends in, an earlier check's crawl must not outlive it looking fresh: only a
+  // complete crawl puts a file back.
+  await removeCheckCrawl(crawlFile).catch(() => undefined);
+
   let credentials: Credentials;
   let settings: CrawlSettings;
   let location: string;
   try {
-    const env = readCommentsEnv(resolve(io.cwd, flags["env-dir"]), flags.mode, io.env);
+    const envDir = flags["env-dir"] === undefined ? root : resolve(io.cwd, flags["env-dir"]);
+    const env = readCommentsEnv(envDir, flags.mode, io.env);
     token = env[envNames.apiToken]?.trim() || undefined;
     credentials = credentialsFrom(flags, env);
     settings = settingsFrom(flags);
@@ -173,24 +191,38 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
   const logger: CrawlLogger = flags.verbose
     ? { info: log, warn: log, debug: quiet }
     : { info: quiet, warn: quiet, debug: quiet };
-  const crawling = crawlComments(
-    credentials,
-    settings,
-    logger,
-    () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }),
-  );
+  const handover = new CheckCrawlWriter(crawlFile, credentials, new Date().toISOString());
+  await handover.prepare().catch(quiet);
+  const crawling = crawlComments(credentials, settings, logger, () => handover.collect());
   // Awaited below; handled here so an early answer from the state leaves no unhandled rejection.
   crawling.catch(quiet);
+  // The crawl is left for the build whatever the answer: a host may build anyway, and a check that
+  // answers early (no usable deployed state) is followed by a build for sure.
+  const leaving = crawling.then(
+    ({ result, summary }) =>
+      handover
+        .commit(result, summary)
+        .catch((error: Error) =>
+          logger.warn(`could not leave the crawl for the build in ${crawlFile}: ${error.message}`),
+        ),
+    () => handover.abandon().catch(quiet),
+  );
+  const answer = async (code: 0 | 1) => {
+    await leaving;
+    return code;
+  };
 
   let deployed: CompleteFreshnessState;
   try {
     const { state, where } = await readDeployedState(location, io.cwd, settings.timeout);
     deployed = usableState(state, credentials.domain, where);
   } catch (error) {
-    return unsure(
-      error instanceof StateUnusable
-        ? error.message
-        : `could not read the deployed state (${firstLine(error as Error)})`,
+    return answer(
+      unsure(
+        error instanceof StateUnusable
+          ? error.message
+          : `could not read the deployed state (${firstLine(error as Error)})`,
+      ),
     );
   }
   let current: CompleteFreshnessState;
@@ -200,9 +232,9 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     current = result;
   } catch (error) {
     // The shared client names the integration's option; here it is a flag.
-    return unsure(firstLine(error as Error).replace("rateLimitWait", "--rate-limit-wait"));
+    return answer(unsure(firstLine(error as Error).replace("rateLimitWait", "--rate-limit-wait")));
   }
   const verdict = compareStates(deployed, current);
   say(verdict.line);
-  return verdict.changed ? 1 : 0;
+  return answer(verdict.changed ? 1 : 0);
 }

@@ -2,7 +2,7 @@
 // serves render settings to components through virtual modules, and in dev wires up refreshing.
 import type { AstroIntegration, AstroIntegrationLogger, IntegrationResolvedRoute } from "astro";
 import { setupDevRefresh } from "./dev-refresh.ts";
-import { startFetch } from "../loader/fetch-comments.ts";
+import { checkCrawlFiles, startFetch } from "../loader/fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
 import { INTEGRATION_NAME } from "../constants.ts";
 import { configError } from "../errors.ts";
@@ -73,7 +73,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         current.sync = (context) => syncComments(context, current);
         site = current;
         if (resolved.credentials && (command === "build" || command === "dev"))
-          site.prefetch = startFetch(site, resolved.credentials, logger);
+          site.prefetch = startFetch(site, resolved.credentials, logger, {}, checkCrawlFiles(config));
         registerSite(config.root, site);
         base = config.base;
         const { atom, pageAtom } = resolved.feeds;

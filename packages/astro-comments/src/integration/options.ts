@@ -110,6 +110,20 @@ export const optionsSchema = z
      */
     rateLimitWait: wholeNumber(0, 3_600_000).default(crawlDefaults.rateLimitWait),
     /**
+     * Minutes after `npx astro-comments check` during which `astro build` uses the crawl the check
+     * left in the cache folder instead of crawling the service again (default 10; 0 never does),
+     * so a scheduled build costs one crawl, not two. A crawl of another domain, API URL, token or
+     * package version, or one cut short or damaged, is never used, and each serves one build. The
+     * build then shows the comments as of the check's crawl; one approved in between is in the
+     * next check's answer (docs/rebuild-on-change.md).
+     * @example 0
+     */
+    reuseCheckMinutes: z
+      .number()
+      .min(0, { message: "must be from 0 to 60 minutes" })
+      .max(60, { message: "must be from 0 to 60 minutes" })
+      .default(10),
+    /**
      * Responses larger than this many bytes fail the fetch instead of exhausting memory.
      * @example 104857600
      */

@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { configError } from "../errors.ts";
 import { CacheDirOnOtherDrive } from "../errors-data.ts";
+import { integrityDigest } from "../utils/integrity-digest.ts";
 import {
-  integrityDigest,
   commentDataFile,
   commentModuleSource,
   externalData,

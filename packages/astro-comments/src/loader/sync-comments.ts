@@ -12,7 +12,7 @@ import type { SiteHandoff } from "../site-registry.ts";
 import { count, listPages, plural } from "../utils/counting.ts";
 import { entryDigest } from "./entry-digest.ts";
 import type { PageEntryData } from "./entry-schema.ts";
-import { startFetch, type ClientOverrides } from "./fetch-comments.ts";
+import { ago, startFetch, type ClientOverrides, type FetchedComments } from "./fetch-comments.ts";
 import { lastGoodFiles, type LastFetch, type StoredEntry } from "./last-good.ts";
 import { commentModules } from "./module-files.ts";
 import { storeShards, type PageToStore } from "./module-shards.ts";
@@ -93,7 +93,8 @@ export async function syncComments(
     }
   }
   meta.set("source", source);
-  const fetchedAt = new Date().toISOString();
+  // Reused, the comments are as of the check's crawl, and say so.
+  const fetchedAt = fetched.reused?.crawledAt ?? new Date().toISOString();
   meta.set("fetchedAt", fetchedAt);
 
   const entries = storedEntries(context);
@@ -131,11 +132,14 @@ export async function syncComments(
     );
   }
   logger.info(
-    `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary)}`,
+    `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary, fetched.reused)}`,
   );
 }
 
-function describeFetch(summary: CrawlSummary): string {
+function describeFetch(summary: CrawlSummary, reused: FetchedComments["reused"]): string {
+  if (reused) {
+    return `(reused the crawl astro-comments check made ${ago(reused.ageMs)} ago: ${plural(summary.requests, "request")} of ${summary.perPage}, ${(summary.bytes / 1_048_576).toFixed(1)} MiB; no request now)`;
+  }
   const parts = [
     `${plural(summary.requests, "request")} of ${summary.perPage}`,
     `${(summary.bytes / 1_048_576).toFixed(1)} MiB`,
