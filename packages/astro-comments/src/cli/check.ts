@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSettings } from "../api/crawl-comments.ts";
+import { undiciTransport } from "../api/undici-transport.ts";
 import { credentialsFromEnv, envNames, type Credentials } from "../api/credentials.ts";
 import { escapeControlCharacters } from "../api/service-text.ts";
 import { CheckFlagNotWholeNumber, CheckStateMissing } from "../errors-data.ts";
@@ -178,6 +179,7 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     settings,
     logger,
     () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }),
+    { transport: undiciTransport },
   );
   // Awaited below; handled here so an early answer from the state leaves no unhandled rejection.
   crawling.catch(quiet);
