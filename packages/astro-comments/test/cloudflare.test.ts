@@ -73,12 +73,12 @@ const section = (html: string) => /<section class="astro-comments"[\s\S]*?<\/sec
 const islandUrl = (html: string) =>
   /<link rel="preload" as="fetch" href="([^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
 
-/** `wrangler deploy --dry-run`'s totals for the built Worker, in KiB. */
-function dryRunTotals(out: string): Promise<{ raw: number; gzip: number; log: string }> {
+/** `wrangler deploy --dry-run`'s totals for the built Worker, in KiB; what it would upload is written to `upload`. */
+function dryRunTotals(out: string, upload: string): Promise<{ raw: number; gzip: number; log: string }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [wranglerBin, "deploy", "--dry-run", "--config", join(out, "server", "wrangler.json")],
+      [wranglerBin, "deploy", "--dry-run", "--outdir", upload, "--config", join(out, "server", "wrangler.json")],
       { env: { ...hostEnv(), WRANGLER_SEND_METRICS: "false" } },
       (error, stdout, stderr) => {
         const log = `${stdout}${stderr}`;
@@ -159,7 +159,7 @@ describe("a site on @astrojs/cloudflare, in workerd", () => {
   });
 
   it(`fits the Worker in ${WORKER_BUDGET_KIB.gzip} KiB gzipped, with no HTTP stack and no node:* module`, async () => {
-    const totals = await dryRunTotals(worker.out);
+    const totals = await dryRunTotals(worker.out, join(worker.site.dir, "upload"));
     console.log(`the Worker: ${totals.raw} KiB, ${totals.gzip} KiB gzipped (wrangler deploy --dry-run)`);
     expect(totals.raw).toBeLessThanOrEqual(WORKER_BUDGET_KIB.raw);
     expect(totals.gzip).toBeLessThanOrEqual(WORKER_BUDGET_KIB.gzip);
@@ -198,9 +198,13 @@ describe("a site on @astrojs/cloudflare, in workerd", () => {
 
   it("leaves the token out of the Worker and out of every response", () => {
     // The Cloudflare Vite plugin copies .dev.vars next to the built Worker for local runs
-    // (astro preview, wrangler dev); wrangler deploy does not upload it. No other file has the token.
+    // (astro preview, wrangler dev). No other file has the token, and nothing that wrangler deploy
+    // would upload (the dry run's output, after the budget test) has it.
     const holding = listFiles(worker.out).filter((file) => readFileSync(file).includes(TOKEN));
     expect(holding).toEqual([join(worker.out, "server", ".dev.vars")]);
+    const upload = listFiles(join(worker.site.dir, "upload"));
+    expect(upload.some((file) => file.endsWith("entry.mjs"))).toBe(true);
+    for (const file of upload) expect(readFileSync(file).includes(TOKEN), file).toBe(false);
     expect(received.length).toBeGreaterThan(10);
     for (const text of received) expect(text).not.toContain(TOKEN);
   });
