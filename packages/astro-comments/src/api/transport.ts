@@ -6,7 +6,7 @@
 import { runtimeLimits } from "../errors-data.ts";
 
 /** An answer whose headers have arrived; its body arrives as it is read. */
-export interface WireResponse {
+interface WireResponse {
   status: number;
   /** Header names in lower case. */
   headers: Record<string, string | string[] | undefined>;
@@ -14,7 +14,7 @@ export interface WireResponse {
   body: AsyncIterable<Uint8Array>;
 }
 
-export interface Wire {
+interface Wire {
   /** Sends a GET and never follows a redirect: a 3xx comes back as the answer. */
   get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<WireResponse>;
   close(): Promise<void>;

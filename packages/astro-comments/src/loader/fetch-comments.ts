@@ -18,7 +18,7 @@ export interface FetchedComments {
   crawlState: CompleteFreshnessState | undefined;
 }
 
-export type FetchOptions = Pick<ResolvedOptions, keyof CrawlSettings>;
+type FetchOptions = Pick<ResolvedOptions, keyof CrawlSettings>;
 
 /** Test seam: deterministic backoff without real waiting. */
 export type ClientOverrides = Pick<CrawlHooks, "random" | "sleep" | "now">;
