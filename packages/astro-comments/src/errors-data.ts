@@ -327,7 +327,7 @@ export const apiFailureHints = {
     "The contract is the JSON Schema in @astro-comments/schema; fields it does not know are tolerated, changed ones are not.",
   drift: "The crawl starts over when the total or the paging changes under it; it gives up after three crawls.",
   runtime:
-    "The live loader and the server island send with the platform's standard fetch(); the build's crawl sends with undici and runs on Node. See docs/live-comments.md for the runtimes tested.",
+    "The live loader and the server island send with the platform's standard fetch(), tested on Node and on Cloudflare Workers; the build's crawl sends with undici and runs on Node.",
 } as const satisfies Record<string, string>;
 
 export type CommentsApiFailure = keyof typeof apiFailureHints;

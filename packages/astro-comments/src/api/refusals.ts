@@ -56,9 +56,10 @@ export function describeAttemptFailure(
   const code = err.cause?.code ?? err.code;
   const detail = err.cause?.message ?? err.message ?? "";
   // undici's words can carry the bytes it choked on (a header value, a status line).
-  const text = escapeControlCharacters(
-    code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail,
-  ).slice(0, 200);
+  // Without a closing full stop ("Network connection lost." in workerd): the reason goes mid-sentence.
+  const text = escapeControlCharacters(code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail)
+    .slice(0, 200)
+    .replace(/\.$/, "");
   const where =
     phase === "headers" ? "before the response" : `in the middle of the response body (${bytes} bytes received)`;
   return { reason: `the connection failed ${where}: ${text || String(error)}`, timeout: false };
