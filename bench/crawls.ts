@@ -5,6 +5,7 @@ import { request } from "undici";
 import { collectThreads } from "../packages/astro-comments/src/api/crawl.ts";
 import { crawlComments, crawlDefaults, type CrawlLogger } from "../packages/astro-comments/src/api/crawl-comments.ts";
 import type { Credentials } from "../packages/astro-comments/src/api/credentials.ts";
+import { undiciTransport } from "../packages/astro-comments/src/api/undici-transport.ts";
 
 export interface CrawlRun {
   seconds: number;
@@ -21,7 +22,9 @@ const repliesOf = (threads: ReadonlyArray<{ children: readonly unknown[] }>) =>
 export async function crawlOurs(credentials: Credentials, log: (message: string) => void): Promise<CrawlRun> {
   // Progress stays quiet; retries would mean the mock misbehaved, so they show.
   const logger: CrawlLogger = { info: () => {}, debug: () => {}, warn: (message) => log(`  crawl: ${message}`) };
-  const { result, summary } = await crawlComments(credentials, crawlDefaults, logger, collectThreads);
+  const { result, summary } = await crawlComments(credentials, crawlDefaults, logger, collectThreads, {
+    transport: undiciTransport,
+  });
   return {
     seconds: summary.seconds,
     requests: summary.requests,

@@ -18,6 +18,7 @@ import {
   type CrawlLogger,
 } from "../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../packages/astro-comments/src/api/credentials.ts";
+import { undiciTransport } from "../packages/astro-comments/src/api/undici-transport.ts";
 import { FreshnessStateCollector } from "../packages/astro-comments/src/freshness/freshness-state.ts";
 import { startMockProcess } from "./child-processes.ts";
 import { generateBlog, issue17Blog } from "./dataset.ts";
@@ -133,6 +134,7 @@ async function measure(topLevel: number, work: string): Promise<SizeResult> {
         crawlDefaults,
         quiet,
         () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }),
+        { transport: undiciTransport },
       );
     // The deployed state: what a build of this blog publishes, from one crawl here.
     const statePath = join(work, `state-${topLevel}.json`);
@@ -180,6 +182,7 @@ export async function deployedState(
     crawlDefaults,
     quiet,
     () => new FreshnessStateCollector({ domain: credentials.domain, crawledAt: new Date().toISOString() }),
+    { transport: undiciTransport },
   );
   writeFileSync(statePath, JSON.stringify(state));
   return { comments: state.comments, pages: Object.keys(state.pages).length };

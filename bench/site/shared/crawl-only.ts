@@ -13,6 +13,7 @@ import {
 } from "../../../packages/astro-comments/src/api/crawl-comments.ts";
 import { credentialsFromEnv } from "../../../packages/astro-comments/src/api/credentials.ts";
 import type { CommentThread } from "../../../packages/astro-comments/src/api/generated/api-types.ts";
+import { undiciTransport } from "../../../packages/astro-comments/src/api/undici-transport.ts";
 
 type Crawl = Promise<{ result: CommentThread[]; summary: CrawlSummary }>;
 
@@ -21,7 +22,7 @@ const key = Symbol.for("astro-comments-bench.crawl");
 const scope = globalThis as { [key]?: Crawl };
 
 const crawl = (logger: CrawlLogger): Crawl =>
-  crawlComments(credentialsFromEnv(process.env), crawlDefaults, logger, collectThreads);
+  crawlComments(credentialsFromEnv(process.env), crawlDefaults, logger, collectThreads, { transport: undiciTransport });
 
 /** Starts the crawl when a build sets up, as the comments() integration does. */
 export function crawlOnlyIntegration(): AstroIntegration {

@@ -3,7 +3,7 @@
 // varies) and our own hint. Throw sites build their errors from these entries and keep no wording
 // of their own. No Astro import and no I/O: the API client (api/) uses it in plain Node bins too.
 // One error is not here: utils/node-version.ts keeps its own message, because it runs before
-// anything else in every page that imports content.config.ts, and imports nothing.
+// anything else in the integration and the check, and imports nothing.
 //
 // Config entries' messages are the whole first line a user reads, "astro-comments: " included.
 // API entries are worded in parts that CommentsApiError puts together as
@@ -326,6 +326,8 @@ export const apiFailureHints = {
   contract:
     "The contract is the JSON Schema in @astro-comments/schema; fields it does not know are tolerated, changed ones are not.",
   drift: "The crawl starts over when the total or the paging changes under it; it gives up after three crawls.",
+  runtime:
+    "The live loader and the server island send with the platform's standard fetch(), tested on Node and on Cloudflare Workers; the build's crawl sends with undici and runs on Node.",
 } as const satisfies Record<string, string>;
 
 export type CommentsApiFailure = keyof typeof apiFailureHints;
@@ -449,6 +451,26 @@ export const ApiUnreachable = {
     const text = again(audience);
     return `Check COMMENTS_API_URL and the network; the service may be down. ${text[0]!.toUpperCase()}${text.slice(1)}.`;
   },
+} satisfies ApiErrorData;
+
+/** What a runtime lacks that sending needs, for RuntimeCannotSend. */
+export const runtimeLimits = {
+  noFetch: "it has no global fetch()",
+  noWasm: "it forbids compiling WebAssembly at run time, which undici's HTTP parser needs (as Cloudflare Workers do)",
+} as const;
+
+/**
+ * The runtime refused to send at all (no global fetch, no WebAssembly for undici): the API was
+ * never asked, so no retry can help and the URL is not to blame.
+ */
+export const RuntimeCannotSend = {
+  name: "RuntimeCannotSend",
+  title: "This runtime cannot send the request.",
+  failure: "runtime",
+  /** `reason`: what the runtime lacks, from `runtimeLimits`, or the runtime's own words. */
+  message: ({ reason }: { reason: string }) => `this runtime cannot send requests to the comments API: ${reason}`,
+  action:
+    "Nothing reached the API, so the URL and the network are not to blame: send with the platform's fetch(), as the live loader and the server island do.",
 } satisfies ApiErrorData;
 
 /**

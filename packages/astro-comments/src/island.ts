@@ -5,9 +5,8 @@
 import config from "virtual:astro-comments/config";
 import { CommentsApiError, CommentsConfigError, configError } from "./errors.ts";
 import { IslandCacheInvalid } from "./errors-data.ts";
-import { whileWaited } from "./loader/fetch-comments.ts";
 import { commentsCacheTag } from "./live-loader.ts";
-import { fetchPageThreads, liveSettings } from "./loader/live-page.ts";
+import { fetchPageThreads, liveSettings, whileWaited } from "./loader/live-page.ts";
 import { dedupeAliasedThreads } from "./render/aliases.ts";
 import { renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import type { RenderedComment } from "./render/comment-tree.ts";
@@ -74,7 +73,7 @@ export async function islandAnswer(
 ): Promise<IslandAnswer> {
   const key = pathKey(path);
   try {
-    const settings = liveSettings();
+    const settings = await liveSettings();
     const patience = whileWaited(settings);
     const options = {
       ...patience,

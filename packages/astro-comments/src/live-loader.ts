@@ -3,7 +3,6 @@
 // shows at once. Same rendering as the build loader (sanitize, highlight, order). It imports
 // nothing from Astro at run time, so on Astro 5 (no stable live collections) importing it, or the
 // rest of the package, still works; only using it needs Astro 6.
-import "./utils/node-version.ts";
 import type { LiveLoader } from "astro/loaders";
 import type { CommentThread } from "./api/generated/api-types.ts";
 import { pathEndpoint, storedSpellings } from "./api/path-query.ts";
@@ -11,8 +10,7 @@ import type { PageCommentsData } from "./loader/entry-schema.ts";
 import { apiError } from "./api/api-error.ts";
 import { CommentsApiError, CommentsConfigError } from "./errors.ts";
 import { LiveLoadFailed } from "./errors-data.ts";
-import { whileWaited } from "./loader/fetch-comments.ts";
-import { fetchPageThreads, fetchThreads, liveSettings } from "./loader/live-page.ts";
+import { fetchPageThreads, fetchThreads, liveSettings, whileWaited } from "./loader/live-page.ts";
 import type { CommentsOptions } from "./integration/options.ts";
 import { groupThreadsByPage, renderPageComments, sortPageThreads } from "./render/comment-tree.ts";
 import { pathKey } from "./render/path-key.ts";
@@ -83,7 +81,7 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
     // still type-check a project that imports the package).
     loadEntry: async ({ filter }: { filter: { id: string } }) => {
       try {
-        const resolved = liveSettings(options);
+        const resolved = await liveSettings(options);
         const key = pathKey(filter.id);
         // A reader is waiting: little patience.
         return await pageEntry(key, await fetchPageThreads(key, resolved, whileWaited(resolved)));
@@ -93,7 +91,7 @@ export function commentsLiveLoader(options: CommentsLiveLoaderOptions = {}) {
     },
     loadCollection: async ({ filter }: { filter?: CommentsCollectionFilter | undefined }) => {
       try {
-        const resolved = liveSettings(options);
+        const resolved = await liveSettings(options);
         const { endpoint } = resolved.credentials;
         const key = filter?.path === undefined ? undefined : pathKey(filter.path);
         const endpoints =

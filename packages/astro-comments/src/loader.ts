@@ -1,6 +1,5 @@
 // The content-layer loader: `comments: defineCollection({ loader: commentsLoader() })` in
 // src/content.config.ts. It takes its settings from the comments() integration.
-import "./utils/node-version.ts";
 import type { Loader } from "astro/loaders";
 import { LOADER_NAME } from "./constants.ts";
 import { pageEntrySchema } from "./loader/entry-schema.ts";

@@ -3,8 +3,6 @@
 // accepts), shares the rate-limit gate with other crawls of the same service and token, and tells
 // the logger about progress, pauses and fallbacks. No Astro import: the logger is anything with
 // info, warn and debug.
-import { createHash } from "node:crypto";
-import { setTimeout as delay } from "node:timers/promises";
 import { crawlAllPages, type PageCollector } from "./crawl.ts";
 import type { Credentials } from "./credentials.ts";
 import { createCommentsClient, type CommentsClientOptions } from "./http-client.ts";
@@ -72,7 +70,8 @@ export interface CrawlSummary {
   seconds: number;
 }
 
-export interface CrawlHooks extends Pick<CommentsClientOptions, "onBody" | "audience" | "random" | "sleep" | "now"> {
+export interface CrawlHooks
+  extends Pick<CommentsClientOptions, "onBody" | "audience" | "random" | "sleep" | "now" | "transport"> {
   /** The rate-limit gate; default: the one shared by every crawl of this service and token in the process. */
   gate?: RateLimitGate;
 }
@@ -107,12 +106,12 @@ export async function crawlComments<T>(
   };
   const clock: GateClock = {
     now: hooks.now ?? (() => performance.now()),
-    sleep: hooks.sleep ?? ((ms) => delay(ms)),
+    sleep: hooks.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
     random: hooks.random ?? Math.random,
   };
   // A test's clock is its own: sharing a gate with it would mix clocks.
   const injected = hooks.now !== undefined || hooks.sleep !== undefined;
-  const gate = hooks.gate ?? (injected ? new RateLimitGate(clock) : sharedGate(gateKey(credentials), clock));
+  const gate = hooks.gate ?? (injected ? new RateLimitGate(clock) : sharedGate(await gateKey(credentials), clock));
   const client = createCommentsClient({
     endpoint: credentials.endpoint,
     token: credentials.apiToken,
@@ -186,7 +185,12 @@ export async function crawlComments<T>(
   }
 }
 
-/** One gate per service and token; the token only as a digest, so no copy of it sits in a map key. */
-function gateKey(credentials: Credentials): string {
-  return `${credentials.endpoint.origin} ${createHash("sha256").update(credentials.apiToken).digest("hex")}`;
+/**
+ * One gate per service and token; the token only as a digest, so no copy of it sits in a map key.
+ * Web Crypto, not node:crypto: the live loader and the island run this where there is no node:*.
+ */
+async function gateKey(credentials: Credentials): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(credentials.apiToken));
+  const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${credentials.endpoint.origin} ${hex}`;
 }

@@ -1,12 +1,10 @@
-// One page of the comments list over HTTP (undici): bearer auth, a deadline per attempt and per
+// One page of the comments list over HTTP (a Transport: fetch by default): bearer auth, a deadline per attempt and per
 // request, retries with backoff, the crawl-wide rate-limit gate, fail-fast on 4xx, size limit,
 // content-type, JSON and schema checks. Every error names the URL and status; the token never
 // leaves the Authorization header. This is the loop: send, classify, retry or throw. What each
 // failure says is in errors-data.ts, and refusals.ts reads an answer or a failed attempt into it.
-import { setTimeout as delay } from "node:timers/promises";
 import type { CommentListResponse } from "./generated/api-types.ts";
 import { createContractValidator, describeSchemaErrors } from "./generated/list-response-contract.ts";
-import { Agent, request } from "undici";
 import {
   ApiTimedOut,
   ApiUnreachable,
@@ -14,6 +12,7 @@ import {
   InvalidJson,
   NotJsonContentType,
   ResponseTooLarge,
+  RuntimeCannotSend,
   ServerKeptFailing,
 } from "../errors-data.ts";
 import { apiError, CommentsApiError } from "./api-error.ts";
@@ -24,9 +23,10 @@ import {
   readRateLimitHeaders,
   type WaitBudget,
 } from "./rate-limit-gate.ts";
-import { describeAttemptFailure, parserReason, rateLimitRefusal, refusal } from "./refusals.ts";
+import { describeAttemptFailure, parserReason, rateLimitRefusal, refusal, runtimeLimit } from "./refusals.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from "./retry-policy.ts";
 import { quoteServiceText } from "./service-text.ts";
+import { fetchTransport, type Transport } from "./transport.ts";
 
 export interface CommentsClientOptions {
   /** The list endpoint, e.g. https://go.jamcomments.com/api/comments. */
@@ -49,6 +49,11 @@ export interface CommentsClientOptions {
   rateLimitBudget?: WaitBudget;
   /** For the message when the rate-limit budget runs out: what the crawl needs, e.g. "this site needs 87 pages of 100". */
   describeNeed?: () => string;
+  /**
+   * What sends the requests. Default: the platform's fetch(), which runs wherever the code may
+   * (Node, workerd); the build passes undici's pooled client (undici-transport.ts).
+   */
+  transport?: Transport;
   /** Who waits for the answer: a build (the default) or a reader of an on-demand page. Words the advice. */
   audience?: "build" | "request";
   /** Every 2xx JSON body as parsed, before any fix-up or contract check (for contract reports). */
@@ -107,17 +112,27 @@ function readDecimalStrings(body: unknown): void {
   }
 }
 
+// ignoreBOM keeps a byte order mark in the text, where parsePage looks for it.
+function decodeUtf8(chunks: readonly Uint8Array[], length: number): string {
+  const whole = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(whole);
+}
+
 export function createCommentsClient(options: CommentsClientOptions): CommentsClient {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retryPolicy };
   const random = options.random ?? Math.random;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? (() => performance.now());
   const gate = options.gate ?? new RateLimitGate({ now, sleep, random });
   const budget: WaitBudget = options.rateLimitBudget ?? { limitMs: DEFAULT_RATE_LIMIT_WAIT_MS, waitedMs: 0 };
-  const agent = new Agent({
+  const wire = (options.transport ?? fetchTransport)({
     connections: options.connections,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+    timeoutMs: options.timeoutMs,
   });
   // Tolerant: an extra field from the service is dropped, not fatal; named fields are checked exactly.
   const contract = createContractValidator({ tolerateUnknownProperties: true });
@@ -214,17 +229,17 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
       let text: string;
       let headers: Record<string, string | string[] | undefined>;
       try {
-        const response = await request(url, {
-          dispatcher: agent,
-          method: "GET",
-          headers: { authorization: `Bearer ${options.token}`, accept: "application/json", "user-agent": userAgent },
-          signal: controller.signal,
-        });
+        const response = await wire.get(
+          url,
+          { authorization: `Bearer ${options.token}`, accept: "application/json", "user-agent": userAgent },
+          controller.signal,
+        );
         phase = "body";
-        status = response.statusCode;
+        status = response.status;
         headers = response.headers;
-        const chunks: Buffer[] = [];
-        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        // Counted as decoded, so a compressed answer stops at the limit however small it was on the wire.
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of response.body) {
           received += chunk.length;
           if (received > options.maxResponseBytes) {
             controller.abort();
@@ -232,10 +247,12 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
           }
           chunks.push(chunk);
         }
-        text = Buffer.concat(chunks).toString("utf8");
+        text = decodeUtf8(chunks, received);
       } catch (error) {
         admission.leave(undefined);
         if (error instanceof CommentsApiError) throw error;
+        const lacking = runtimeLimit(error);
+        if (lacking !== undefined) throw apiError(RuntimeCannotSend, { url, attempts: attempt }, { reason: lacking });
         const { reason, timeout } = describeAttemptFailure(
           error,
           phase,
@@ -322,7 +339,6 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
     get bytes() {
       return bytes;
     },
-    // destroy, not close: after a failed crawl nothing may keep a hung socket (and the build) alive.
-    close: () => agent.destroy(),
+    close: () => wire.close(),
   };
 }

@@ -11,6 +11,7 @@ import {
   RateLimitWaitExceeded,
   Redirected,
   RequestRefused,
+  runtimeLimits,
   seconds,
   TokenRejected,
   type Audience,
@@ -19,6 +20,7 @@ import { apiError, CommentsApiError, worded, type ApiErrorPlace } from "./api-er
 import { brandedInstance, hasBrand } from "./brand.ts";
 import { describeLimit, type RateLimitBudgetExceeded } from "./rate-limit-gate.ts";
 import { escapeControlCharacters, quoteServiceText } from "./service-text.ts";
+import { WireUnavailable } from "./transport.ts";
 
 const perPageRefusedBrand = Symbol.for("astro-comments.PerPageRefused");
 
@@ -54,12 +56,25 @@ export function describeAttemptFailure(
   const code = err.cause?.code ?? err.code;
   const detail = err.cause?.message ?? err.message ?? "";
   // undici's words can carry the bytes it choked on (a header value, a status line).
-  const text = escapeControlCharacters(
-    code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail,
-  ).slice(0, 200);
+  // Without a closing full stop ("Network connection lost." in workerd): the reason goes mid-sentence.
+  const text = escapeControlCharacters(code !== undefined && !detail.includes(code) ? `${code}: ${detail}` : detail)
+    .slice(0, 200)
+    .replace(/\.$/, "");
   const where =
     phase === "headers" ? "before the response" : `in the middle of the response body (${bytes} bytes received)`;
   return { reason: `the connection failed ${where}: ${text || String(error)}`, timeout: false };
+}
+
+/**
+ * What the runtime lacks when an attempt failed before anything was sent, or undefined for a
+ * failure on the wire. undici on workerd fails each connection with "WebAssembly.Module(): Wasm code
+ * generation disallowed by embedder"; a network error would send the operator to check the URL.
+ */
+export function runtimeLimit(error: unknown): string | undefined {
+  if (error instanceof WireUnavailable) return error.message;
+  const err = error as { message?: unknown; cause?: { message?: unknown } } | null;
+  const words = `${String(err?.message ?? "")} ${String(err?.cause?.message ?? "")}`;
+  return /WebAssembly|Wasm code generation/i.test(words) ? runtimeLimits.noWasm : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { crawlComments, crawlDefaults, type CrawlLogger, type CrawlSettings } from "../api/crawl-comments.ts";
+import { undiciTransport } from "../api/undici-transport.ts";
 import { credentialsFromEnv, envNames, type Credentials } from "../api/credentials.ts";
 import { escapeControlCharacters } from "../api/service-text.ts";
 import { CheckFlagNotWholeNumber, CheckStateMissing } from "../errors-data.ts";
@@ -193,7 +194,9 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     : { info: quiet, warn: quiet, debug: quiet };
   const handover = new CheckCrawlWriter(crawlFile, credentials, new Date().toISOString());
   await handover.prepare().catch(quiet);
-  const crawling = crawlComments(credentials, settings, logger, () => handover.collect());
+  const crawling = crawlComments(credentials, settings, logger, () => handover.collect(), {
+    transport: undiciTransport,
+  });
   // Awaited below; handled here so an early answer from the state leaves no unhandled rejection.
   crawling.catch(quiet);
   // The crawl is left for the build whatever the answer: a host may build anyway, and a check that

@@ -1,6 +1,8 @@
 // The Astro integration: validates options when the config loads, hands them to the loader,
 // serves render settings to components through virtual modules, and in dev wires up refreshing.
 import type { AstroIntegration, AstroIntegrationLogger, IntegrationResolvedRoute } from "astro";
+import { envField } from "astro/config";
+import { envNames } from "../api/credentials.ts";
 import { setupDevRefresh } from "./dev-refresh.ts";
 import { checkCrawlFiles, startFetch } from "../loader/fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
@@ -39,6 +41,23 @@ function reportOrphans(
   throw error;
 }
 
+/** Only dev and build fetch; sync, check and preview must work without credentials. */
+const fetches = (command: string) => command === "dev" || command === "build";
+
+/**
+ * COMMENTS_* as astro:env server secrets, optional (explicit options may stand in for them), for
+ * the validation and types Astro gives them. A variable the site's config already declares keeps
+ * the site's declaration.
+ */
+function secretsSchema(declared: Record<string, unknown> | undefined) {
+  const secret = envField.string({ context: "server", access: "secret", optional: true });
+  return Object.fromEntries(
+    Object.values(envNames)
+      .filter((name) => declared?.[name] === undefined)
+      .map((name) => [name, secret]),
+  );
+}
+
 /**
  * Comments from the comments service, rendered into the site's pages at build time.
  *
@@ -64,21 +83,27 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
     hooks: {
       "astro:config:setup": ({ config, command, updateConfig, injectScript, injectRoute, logger }) => {
         const env = readCommentsEnv(config, commandMode(command));
+        // Missing credentials are not final yet: an adapter may bring them at astro:config:done
+        // (@astrojs/cloudflare copies wrangler vars and .dev.vars into the environment then).
         const resolved = resolveOptions(options, env, {
           locale: config.i18n?.defaultLocale,
-          // Only dev and build fetch; sync, check and preview must work without credentials.
-          requireCredentials: command === "dev" || command === "build",
+          requireCredentials: false,
         });
         const current: SiteHandoff = { options: resolved, command };
         current.sync = (context) => syncComments(context, current);
         site = current;
-        if (resolved.credentials && (command === "build" || command === "dev"))
+        // Started now when it can be, so network time hides behind Astro's setup.
+        if (resolved.credentials && fetches(command))
           site.prefetch = startFetch(site, resolved.credentials, logger, {}, checkCrawlFiles(config));
         registerSite(config.root, site);
         base = config.base;
         const { atom, pageAtom } = resolved.feeds;
         const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
-        updateConfig({ vite: { plugins: [virtualModulesPlugin(site, feeds)] } });
+        updateConfig({
+          vite: { plugins: [virtualModulesPlugin(site, feeds)] },
+          // The live loader and the island read the credentials with getSecret at request time.
+          env: { schema: secretsSchema(config.env?.schema) },
+        });
         if (resolved.injectStyles) injectScript("page-ssr", 'import "astro-comments/styles.css";');
         // Entrypoints as URLs next to this module in dist, so the routes need no package export.
         const routes = {
@@ -92,6 +117,16 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
           if (pattern === undefined) continue;
           injectRoute({ pattern, entrypoint: new URL(`../feeds/${module}.js`, import.meta.url), prerender: true });
         }
+      },
+      // Adapters' hooks run first (Astro puts the adapter at the head of the integrations), so the
+      // environment now holds what the host's settings add to it.
+      "astro:config:done": ({ config, logger }) => {
+        if (site === undefined || site.options.credentials || !fetches(site.command)) return;
+        const resolved = resolveOptions(options, readCommentsEnv(config, commandMode(site.command)), {
+          locale: config.i18n?.defaultLocale,
+        });
+        site.options = resolved;
+        site.prefetch = startFetch(site, resolved.credentials!, logger, {}, checkCrawlFiles(config));
       },
       // Pages rendered on demand can show any path their pattern matches: never orphans.
       "astro:routes:resolved": ({ routes }) => {

@@ -8,8 +8,10 @@ import type { CommentThread } from "../api/generated/api-types.ts";
 import { collectThreads, type PageCollector } from "../api/crawl.ts";
 import { crawlComments, type CrawlHooks, type CrawlSettings, type CrawlSummary } from "../api/crawl-comments.ts";
 import { checkCrawlFile, readCheckCrawl, removeCheckCrawl } from "../freshness/check-crawl.ts";
+import { undiciTransport } from "../api/undici-transport.ts";
 import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
 import type { Credentials, ResolvedOptions } from "../integration/options.ts";
+import { whileWaited } from "./live-page.ts";
 
 export interface FetchedComments {
   threads: CommentThread[];
@@ -20,7 +22,7 @@ export interface FetchedComments {
   reused?: { crawledAt: string; ageMs: number };
 }
 
-export type FetchOptions = Pick<ResolvedOptions, keyof CrawlSettings>;
+type FetchOptions = Pick<ResolvedOptions, keyof CrawlSettings>;
 
 /**
  * Where a check run in the site's folder leaves its crawl: Astro's cacheDir, and Astro's default
@@ -35,20 +37,6 @@ export function checkCrawlFiles(config: { root: URL; cacheDir: URL }): string[] 
 
 /** Test seam: deterministic backoff without real waiting. */
 export type ClientOverrides = Pick<CrawlHooks, "random" | "sleep" | "now">;
-
-/**
- * The patience when someone is waiting (a dev server starting, a reader of an on-demand page):
- * one retry within 15 s, and no rate-limit pause longer than that, not the build's minutes. A
- * poll, refresh or the next request tries again.
- */
-export function whileWaited<T extends Pick<FetchOptions, "retries" | "giveUpAfter" | "rateLimitWait">>(options: T): T {
-  return {
-    ...options,
-    retries: Math.min(options.retries, 1),
-    giveUpAfter: Math.min(options.giveUpAfter, 15_000),
-    rateLimitWait: Math.min(options.rateLimitWait, 15_000),
-  };
-}
 
 /**
  * The fetch for a site, started as early as possible: the integration starts it while Astro is
@@ -139,6 +127,10 @@ async function fetchAllComments(
       finish: () => ({ threads: threads.finish(), crawlState: state?.finish() }),
     };
   };
-  const { result, summary } = await crawlComments(credentials, options, logger, collect, overrides);
+  // Node only: undici's pool, kept-alive connections for the hundreds of requests of a large site.
+  const { result, summary } = await crawlComments(credentials, options, logger, collect, {
+    transport: undiciTransport,
+    ...overrides,
+  });
   return { ...result, summary };
 }

@@ -4,6 +4,7 @@
 import { collectThreads } from "../api/crawl.ts";
 import { crawlComments, type CrawlLogger } from "../api/crawl-comments.ts";
 import type { CommentThread } from "../api/generated/api-types.ts";
+import { envNames } from "../api/credentials.ts";
 import { pathEndpoint, storedSpellings } from "../api/path-query.ts";
 import {
   resolveOptions,
@@ -21,15 +22,50 @@ type CrawlOptions = Parameters<typeof crawlComments>[1];
 const quiet: CrawlLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 /**
- * Settings: explicit options, else the comments() integration's (in `astro dev`, same process),
- * else the COMMENTS_* variables of the server's environment at request time (a deployed server
- * runs without the integration).
+ * The patience when someone is waiting (a dev server starting, a reader of an on-demand page):
+ * one retry within 15 s, and no rate-limit pause longer than that, not the build's minutes. A
+ * poll, refresh or the next request tries again.
  */
-export function liveSettings(options: Partial<CommentsOptions> = {}): LiveSettings {
+export function whileWaited<T extends Pick<CrawlOptions, "retries" | "giveUpAfter" | "rateLimitWait">>(options: T): T {
+  return {
+    ...options,
+    retries: Math.min(options.retries, 1),
+    giveUpAfter: Math.min(options.giveUpAfter, 15_000),
+    rateLimitWait: Math.min(options.rateLimitWait, 15_000),
+  };
+}
+
+type SecretReader = (name: string) => string | undefined;
+let secrets: Promise<SecretReader> | undefined;
+
+/**
+ * astro:env's getSecret where Astro bundled this module: the one way to read a server secret that
+ * every adapter implements (on Cloudflare Workers the Worker's bindings, which reach process.env
+ * only with nodejs_compat). Imported lazily, so importing the live loader stays light and works
+ * outside Astro (tests, Astro 4), where the process environment is read instead.
+ */
+function secretReader(): Promise<SecretReader> {
+  secrets ??= import("astro:env/server").then(
+    ({ getSecret }) =>
+      (name) =>
+        getSecret(name) ?? globalThis.process?.env?.[name],
+    () => (name) => globalThis.process?.env?.[name],
+  );
+  return secrets;
+}
+
+/**
+ * Settings: explicit options, else the comments() integration's (in `astro dev`, same process),
+ * else the COMMENTS_* server secrets at request time (a deployed server runs without the
+ * integration), read through astro:env.
+ */
+export async function liveSettings(options: Partial<CommentsOptions> = {}): Promise<LiveSettings> {
   const site = onlySite();
   if (site?.options.credentials && Object.keys(options).length === 0) return site.options as LiveSettings;
+  const read = await secretReader();
+  const env = Object.fromEntries(Object.values(envNames).map((name) => [name, read(name)]));
   // resolveOptions throws a CommentsConfigError naming the missing variables, so credentials are set.
-  return resolveOptions(options, globalThis.process?.env ?? {}) as LiveSettings;
+  return resolveOptions(options, env) as LiveSettings;
 }
 
 /** Every thread stored under these endpoints (one crawl each, concurrently). */

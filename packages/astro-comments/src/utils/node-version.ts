@@ -1,8 +1,9 @@
-// Imported first by both entry points (the integration and the loader). On an older Node, undici,
-// the HTTP client, fails while it loads with a TypeError that says nothing about versions; this
-// module is evaluated before any other and fails first, in one line that does. It imports
-// nothing, so its message is the one not in errors-data.ts: the catalogue would ride along into
-// every page that imports content.config.ts.
+// Imported first by the integration and the check, the two entry points that load undici (the
+// build's crawl). On an older Node, undici fails while it loads with a TypeError that says nothing
+// about versions; this module is evaluated before any other and fails first, in one line that
+// does. The loaders do not import it: they send with the platform's fetch and also run in workerd,
+// which reports the Node version its compatibility date implies (22.14.0 at 2025-03-01). It
+// imports nothing, so its message is the one not in errors-data.ts.
 
 /** The oldest Node that runs this package: undici 8's own minimum. package.json `engines` says the same (test/pack.test.ts checks). */
 export const minimumNodeVersion = "22.19.0";
