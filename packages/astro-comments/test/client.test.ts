@@ -20,7 +20,9 @@ function client(overrides: Partial<CommentsClientOptions> & { base?: string } = 
     endpoint: new URL("/api/comments", overrides.base ?? mock.url),
     token: TOKEN,
     domain: "example.com",
-    timeoutMs: 2_000,
+    // Far above any answer that comes at once, on any machine: a test that wants a deadline to end
+    // a hang sets its own.
+    timeoutMs: 30_000,
     connections: 4,
     maxResponseBytes: 5_000_000,
     random: () => 0.5,
@@ -102,7 +104,7 @@ describe("against the mock", () => {
       endpoint: new URL("/api/comments", limited.url),
       token: TOKEN,
       domain: "example.com",
-      timeoutMs: 5_000,
+      timeoutMs: 30_000,
       connections: 5,
       maxResponseBytes: 5_000_000,
       rateLimitBudget: { limitMs: 60_000, waitedMs: 0, onPause: (pause) => pauses.push(pause.waitMs) },
