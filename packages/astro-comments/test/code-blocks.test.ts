@@ -70,12 +70,15 @@ describe.skipIf(skipped)("code blocks in a comment body", () => {
     await page.evaluate(wrapLikeAstroPaper);
     expect(
       await page.evaluate(() =>
-        [...document.querySelectorAll("[data-comment-body] pre")].map((pre) => (pre.parentElement as HTMLElement).style.position),
+        [...document.querySelectorAll("[data-comment-body] pre")].map(
+          (pre) => (pre.parentElement as HTMLElement).style.position,
+        ),
       ),
     ).toEqual(["relative", "relative"]);
     const wrapped = await gaps(page);
     expect(wrapped).toHaveLength(3);
-    for (const [i, gap] of wrapped.entries()) expect(gap, `gap ${i}: ${wrapped.join(", ")}`).toBeGreaterThanOrEqual(spacing[i]! - 0.5);
+    for (const [i, gap] of wrapped.entries())
+      expect(gap, `gap ${i}: ${wrapped.join(", ")}`).toBeGreaterThanOrEqual(spacing[i]! - 0.5);
     await page.close();
   });
 });

@@ -83,7 +83,8 @@ describe("ASTRO_KEY and the server island (Node adapter)", () => {
     expect(bundle("keyed")).toContain(KEY);
     expect(bundle("unkeyed")).not.toContain(KEY);
     // The client side never gets it.
-    for (const file of listFiles(join(builds.keyed, "client"))) expect(readFileSync(file, "latin1"), file).not.toContain(KEY);
+    for (const file of listFiles(join(builds.keyed, "client")))
+      expect(readFileSync(file, "latin1"), file).not.toContain(KEY);
   });
 
   it("a server answers its own build's island whatever ASTRO_KEY it is started with: the same, another, none", async () => {

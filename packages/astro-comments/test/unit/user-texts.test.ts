@@ -18,7 +18,9 @@ function renderedTexts(entry: Record<string, unknown>): string[] {
     if (typeof value === "string") texts.push(value);
     if (typeof value !== "function") continue;
     // A stand-in that reads as text, joins as a list and has any field a builder destructures.
-    const standIn = new Proxy(["x"], { get: (target, key) => (typeof key === "symbol" || key in target ? Reflect.get(target, key) : "x") });
+    const standIn = new Proxy(["x"], {
+      get: (target, key) => (typeof key === "symbol" || key in target ? Reflect.get(target, key) : "x"),
+    });
     texts.push(String((value as (...args: unknown[]) => unknown)(...Array(Math.max(1, value.length)).fill(standIn))));
   }
   return texts;
