@@ -208,6 +208,7 @@ describe("POST /__admin/comments/<id>/reject and /delete", () => {
       path: "/posts/moderated",
       approved: 1,
       pending: 0,
+      pendingReplies: 0,
     });
     expect((await admin(mock, `comments/${top.id}/delete`)).body.message).toContain(`Cannot delete comment ${top.id}`);
   });
@@ -346,5 +347,33 @@ describe("admin CLI", () => {
     expect(refused?.code).toBe(1);
     expect(refused?.stderr).toContain('Cannot switch the outage to "sideways"');
     expect(refused?.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("the page's overview", () => {
+  /** The overview's HTML, signed in through the mock's one-time link as a developer would be. */
+  async function overview(server: MockServer): Promise<string> {
+    const signedIn = await fetch(server.signInUrl()!, { redirect: "manual" });
+    const cookie = String(signedIn.headers.get("set-cookie")).split(";")[0]!;
+    const answer = await fetch(`${server.url}/__mock/`, { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    return answer.text();
+  }
+  const row = (html: string, path: string) =>
+    new RegExp(`<tr><td><a [^>]*>${path}</a></td>((?:<td>\\d+</td>)+)</tr>`).exec(html)?.[1];
+
+  it("counts a pending reply, which the API does not serve, in its page's row", async () => {
+    mock = await startMockServer({ dataset: { seed: 5, size: 20 } });
+    const top = await admin(mock, "comments", { domain: "example.com", path: "/posts/q", name: "Ann", content: "Q" });
+    const reply = await admin(mock, "comments", { replyTo: top.body.id, name: "Bo", content: "A", status: "pending" });
+    expect(reply.status).toBe(201);
+    expect((await listPage(mock, "domain=example.com&path=/posts/q")).data[0]!.children).toEqual([]);
+    const html = await overview(mock);
+    expect(html).toContain('<th scope="col">Pending replies</th>');
+    // Approved, pending, pending replies.
+    expect(row(html, "/posts/q")).toBe("<td>1</td><td>0</td><td>1</td>");
+
+    expect((await admin(mock, `comments/${reply.body.id}/approve`)).status).toBe(200);
+    expect(row(await overview(mock), "/posts/q")).toBe("<td>1</td><td>0</td><td>0</td>");
   });
 });

@@ -10,6 +10,7 @@ import type { CommentListResponse } from "@astro-comments/schema";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../src/index.ts";
 import { get, runCli, type CliRun } from "./helpers.ts";
+import { windowsEndOnlyWhenFull } from "./limiter-clock.ts";
 
 const TOKEN = "tok-rec-3f9a1c77e2b4";
 const DOMAIN = "my-site.test";
@@ -114,7 +115,13 @@ describe("comments-mock record", () => {
   it("gets every comment through rate limits and server errors, with the integration's client", async () => {
     const flaky = await service({
       dataset: { size: 900 },
-      faults: { seed: 3, rateLimit: { limit: 2, windowMs: 1_000 }, errorRate: 0.5, maxConsecutiveFaults: 1 },
+      // A window ends only once full: the pause the test expects never depends on the machine's speed.
+      faults: {
+        seed: 3,
+        rateLimit: { limit: 2, windowMs: 1_000, now: windowsEndOnlyWhenFull(2, 1_000) },
+        errorRate: 0.5,
+        maxConsecutiveFaults: 1,
+      },
     });
     const folder = siteFolder(flaky.url);
     const recorded = await cli(folder, ["record", "--out", "comments.json"]);

@@ -11,11 +11,15 @@ export interface CommentPage {
   total: number;
 }
 
-/** One page of a domain as a moderator sees it: how many top-level comments it has in each state. */
+/**
+ * One page of a domain as a moderator sees it: its approved and pending top-level comments, and its
+ * pending replies (a reply waits for moderation too, and the API serves none until approved).
+ */
 export interface PageCounts {
   path: string;
   approved: number;
   pending: number;
+  pendingReplies: number;
 }
 
 export class CommentStore {
@@ -123,15 +127,16 @@ export class CommentStore {
     return comment;
   }
 
-  /** A domain's pages (any comment's path), with their top-level comments' counts, by path. */
+  /** A domain's pages (any comment's path), with their counts, by path. */
   pagesOf(domain: string): PageCounts[] {
     const pages = new Map<string, PageCounts>();
     for (const comment of this.#comments) {
       if (comment.domain !== domain) continue;
-      const page = pages.get(comment.path) ?? { path: comment.path, approved: 0, pending: 0 };
+      const page = pages.get(comment.path) ?? { path: comment.path, approved: 0, pending: 0, pendingReplies: 0 };
       pages.set(comment.path, page);
-      if (comment.parentId !== null) continue;
-      if (comment.status === "approved") page.approved++;
+      if (comment.parentId !== null) {
+        if (comment.status === "pending") page.pendingReplies++;
+      } else if (comment.status === "approved") page.approved++;
       else if (comment.status === "pending") page.pending++;
     }
     return [...pages.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

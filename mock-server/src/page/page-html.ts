@@ -110,7 +110,7 @@ export function overviewHtml(state: OverviewState): string {
   const domains = state.domains
     .map(
       ({ domain, pages }) =>
-        `<h3>${escape(domain)}</h3>${pages.length === 0 ? "<p>No comments yet.</p>" : `<table><caption>Pages of ${escape(domain)} with top-level comments</caption><thead><tr><th scope="col">Page</th><th scope="col">Approved</th><th scope="col">Pending</th></tr></thead><tbody>${pages.map((p) => `<tr><td><a href="${escape(pageLink(domain, p.path))}">${escape(p.path)}</a></td><td>${p.approved}</td><td>${p.pending}</td></tr>`).join("")}</tbody></table>`}`,
+        `<h3>${escape(domain)}</h3>${pages.length === 0 ? "<p>No comments yet.</p>" : `<table><caption>Pages of ${escape(domain)} with comments</caption><thead><tr><th scope="col">Page</th><th scope="col">Approved</th><th scope="col">Pending</th><th scope="col">Pending replies</th></tr></thead><tbody>${pages.map((p) => `<tr><td><a href="${escape(pageLink(domain, p.path))}">${escape(p.path)}</a></td><td>${p.approved}</td><td>${p.pending}</td><td>${p.pendingReplies}</td></tr>`).join("")}</tbody></table>`}`,
     )
     .join("");
   const outage = `<form method="post" action="${PAGE_PREFIX}/outage"><input type="hidden" name="back" value="${back}"><fieldset><legend>Every /api/comments request (now: ${escape(state.outage)})</legend>${outageModes.map((mode) => `<input type="radio" id="outage-${mode}" name="mode" value="${mode}"${mode === state.outage ? " checked" : ""}><label for="outage-${mode}">${mode}</label>`).join("")}</fieldset><button>Switch the outage</button></form>

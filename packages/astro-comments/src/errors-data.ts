@@ -47,7 +47,7 @@ export const MissingCredentials = {
   /** `variables`: "COMMENTS_DOMAIN and COMMENTS_API_TOKEN"; `options`: "domain, apiToken". */
   message: (variables: string, options: string) =>
     `astro-comments: set ${variables} (in the environment or .env), or pass ${options} to comments({ … }) in astro.config.`,
-  hint: "Without them there is nowhere to fetch comments from. For local development, `npm run mock` serves a mock API and prints the values to use.",
+  hint: "Without them there is nowhere to fetch comments from. For local development, `npx comments-mock` (package @astro-comments/mock-server) serves a mock API and prints the values to use: https://github.com/astro-comments/astro-comments/blob/main/docs/mock-and-ci.md#work-offline-against-your-own-domain",
 } satisfies ErrorData;
 
 /** One or more options are wrong: every problem, in one error. */

@@ -7,7 +7,8 @@ import { createCommentsClient, type CommentsClientOptions } from "../src/api/htt
 import { fetchTransport } from "../src/api/transport.ts";
 import { undiciTransport } from "../src/api/undici-transport.ts";
 import { CommentsApiError } from "../src/errors.ts";
-import { recordingSleep, serve } from "./helpers/servers.ts";
+import { deadlineAfterHeaders } from "./helpers/deadline-clock.ts";
+import { recordingSleep, serve, virtualClock } from "./helpers/servers.ts";
 
 const TOKEN = "tok-SECRET-4242";
 let mock: MockServer;
@@ -39,7 +40,9 @@ describe.each([
       endpoint: new URL("/api/comments", overrides.base ?? mock.url),
       token: TOKEN,
       domain: "example.com",
-      timeoutMs: 2_000,
+      // Far above any answer that comes at once, on any machine: a test that wants a deadline to end
+      // a hang sets its own.
+      timeoutMs: 30_000,
       connections: 4,
       maxResponseBytes: 5_000_000,
       random: () => 0.5,
@@ -97,21 +100,26 @@ describe.each([
     });
 
     it("pauses every request on a 429 until Retry-After has passed, then fetches the rest", async () => {
-      // Real time: the mock's limiter counts real milliseconds. 2 requests per 1.5 s, 5 pages asked at once.
+      // 2 requests per 1.5 s, 5 pages asked at once. The mock's windows and the client's waits share a
+      // virtual clock: a window ends when the client waits it out, never because the machine is slow.
+      const clock = virtualClock();
       const limited = await startMockServer({
         token: TOKEN,
         dataset: { size: 50 },
-        faults: { rateLimit: { limit: 2, windowMs: 1_500 } },
+        faults: { rateLimit: { limit: 2, windowMs: 1_500, now: clock.now } },
       });
       const pauses: number[] = [];
       const c = createCommentsClient({
         endpoint: new URL("/api/comments", limited.url),
         token: TOKEN,
         domain: "example.com",
-        timeoutMs: 5_000,
+        timeoutMs: 30_000,
         connections: 5,
         maxResponseBytes: 5_000_000,
         rateLimitBudget: { limitMs: 60_000, waitedMs: 0, onPause: (pause) => pauses.push(pause.waitMs) },
+        now: clock.now,
+        sleep: clock.sleep,
+        random: () => 0.5,
         transport,
       });
       const pages = await Promise.all([1, 2, 3, 4, 5].map((page) => c.fetchPage(page, 5)));
@@ -341,14 +349,21 @@ describe.each([
         const timer = setInterval(() => res.write(" "), 20);
         res.once("close", () => clearInterval(timer));
       });
-      const { c } = client({ base: server.url, timeoutMs: 300, retryPolicy: { retries: 0 } });
-      const error = await failure(c.fetchPage(1, 10));
-      expect(error.failure).toBe("timeout");
-      expect(error.message).toMatch(
-        /the response body was still arriving after 0\.3 s \(\d+ bytes received; the API is stalled or trickling\)/,
-      );
-      await c.close();
-      await server.close();
+      // The deadline's clock starts once the headers are in: a busy machine that is slow to deliver
+      // them cannot turn "still arriving" into "no headers".
+      const clock = deadlineAfterHeaders(server.url, 300);
+      try {
+        const { c } = client({ base: server.url, timeoutMs: 300, retryPolicy: { retries: 0 } });
+        const error = await failure(c.fetchPage(1, 10));
+        expect(error.failure).toBe("timeout");
+        expect(error.message).toMatch(
+          /the response body was still arriving after 0\.3 s \(\d+ bytes received; the API is stalled or trickling\)/,
+        );
+        await c.close();
+      } finally {
+        clock.restore();
+        await server.close();
+      }
     });
   });
 });

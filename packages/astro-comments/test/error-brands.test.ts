@@ -81,7 +81,7 @@ describe("errors across two instances of the package", () => {
         endpoint: new URL("/api/comments", server.url),
         token: "tok-two-instances",
         domain: "example.com",
-        timeoutMs: 5_000,
+        timeoutMs: 30_000,
         connections: 1,
         maxResponseBytes: 1_000_000,
         gate,

@@ -22,6 +22,7 @@ import type { SiteHandoff } from "../src/site-registry.ts";
 import { syncComments } from "../src/loader/sync-comments.ts";
 import { astroBin, listFiles } from "./helpers/astro-cli.ts";
 import { loaderContext, storedComments } from "./helpers/loader-context.ts";
+import { deadlineAfterHeaders } from "./helpers/deadline-clock.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
@@ -50,6 +51,8 @@ interface Case {
   /** "ok": the sync succeeds; otherwise what the fallback's reason must match. */
   outcome: "ok" | RegExp;
   options?: CommentsOptions;
+  /** The client's deadline runs out only once the headers are in (helpers/deadline-clock.ts). */
+  deadlineAfterHeaders?: true;
 }
 
 let mock: MockServer;
@@ -136,9 +139,11 @@ function trickle(res: ServerResponse, first: string) {
   const timer = setInterval(() => res.write(" "), 20);
   res.once("close", () => clearInterval(timer));
 }
+// For answers that never end: the deadline bounds the hang. Headers that come at once must not race
+// it, so a case whose body trickles lets the deadline's time pass only once the headers are in.
 const short = { timeout: 300, retries: 1, giveUpAfter: 1_000 } satisfies CommentsOptions;
 // For answers that arrive at once but break: a deadline no busy machine reaches, so the reason is
-// the breakage, never a timeout while the proxy still waits on the mock.
+// the breakage, never a timeout while the client still waits for it.
 const prompt = { timeout: 30_000, retries: 1, giveUpAfter: 60_000 } satisfies CommentsOptions;
 const url = String.raw`\(http://127\.0\.0\.1:\d+/api/comments\S*?(, HTTP \d{3})?\)\. (?=[A-Z])`;
 const reason = (what: string) => new RegExp(`${what}.*${url}`);
@@ -202,6 +207,7 @@ const cases: Case[] = [
     name: "a body that never ends, trickled",
     answer: (a) => trickle(a.res, '{"data":['),
     options: short,
+    deadlineAfterHeaders: true,
     outcome: reason("the response body was still arriving after"),
   },
   {
@@ -280,7 +286,7 @@ const cases: Case[] = [
         a.res,
         `HTTP/1.1 302 Found\r\nLocation: /x\u001b]0;PWNED\u0007\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
       ),
-    options: short,
+    options: prompt,
     outcome: reason("(redirected|connection failed)"),
   },
   {
@@ -309,7 +315,7 @@ const cases: Case[] = [
         a.res,
         `HTTP/1.1 200 OK\r\nContent-Type: text/\u001b]0;PWNED\u0007html\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`,
       ),
-    options: short,
+    options: prompt,
     outcome: reason("(expected JSON|connection failed)"),
   },
   {
@@ -335,7 +341,7 @@ const cases: Case[] = [
       a.res
         .writeHead(200, { "content-type": "application/json", "x-padding": "x".repeat(64 * 1024) })
         .end((await a.upstream()).text),
-    options: short,
+    options: prompt,
     outcome: reason("(connection failed|did not answer)"),
   },
   {
@@ -464,7 +470,7 @@ const cases: Case[] = [
     name: "a status line with an ESC in its reason phrase",
     answer: (a) =>
       raw(a.res, "HTTP/1.1 418 I\u001b]0;PWNED\u0007 am a teapot\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
-    options: short,
+    options: prompt,
     outcome: reason("(refused the request|connection failed)"),
   },
   {
@@ -478,7 +484,7 @@ const cases: Case[] = [
   {
     name: "a connection closed before any answer",
     answer: (a) => a.res.socket!.destroy(),
-    options: short,
+    options: prompt,
     outcome: reason("the connection failed before the response"),
   },
 ];
@@ -495,6 +501,21 @@ async function sync(context: Parameters<typeof syncComments>[0], state: SiteHand
     return undefined;
   } catch (error) {
     return error as Error;
+  }
+}
+
+/** A sync whose client deadlines, for a case that asks, start once the headers are in. */
+async function syncWithClock(
+  context: Parameters<typeof syncComments>[0],
+  state: SiteHandoff,
+  afterHeaders: true | undefined,
+): Promise<Error | undefined> {
+  if (!afterHeaders) return sync(context, state);
+  const clock = deadlineAfterHeaders(api.url, state.options.timeout);
+  try {
+    return await sync(context, state);
+  } finally {
+    clock.restore();
   }
 }
 
@@ -525,7 +546,7 @@ function expectCleanLines(lines: readonly string[]) {
 }
 
 describe("hostile answers, each after a good build", () => {
-  it.each(cases)("$name", async ({ answer: hostile, outcome, options }) => {
+  it.each(cases)("$name", async ({ answer: hostile, outcome, options, deadlineAfterHeaders: afterHeaders }) => {
     const { context, lines } = loaderContext();
     answer = undefined;
     expect(await sync(context, site())).toBeUndefined();
@@ -534,7 +555,7 @@ describe("hostile answers, each after a good build", () => {
     answer = hostile;
     answered = 0;
     const state = site(options);
-    const error = await sync(context, state);
+    const error = await syncWithClock(context, state, afterHeaders);
     answer = undefined;
     const log = lines.slice(goodLines);
     expectCleanLines(log);
@@ -560,11 +581,12 @@ describe("hostile answers, each after a good build", () => {
 
 describe("hostile answers with no earlier fetch to fall back on", () => {
   // The build fails: the error's first line names what failed, the URL and what to do, with no trace.
-  it.each(cases.filter((c) => c.outcome !== "ok"))("$name", async ({ answer: hostile, outcome, options }) => {
+  it.each(cases.filter((c) => c.outcome !== "ok"))("$name", async (hostileCase) => {
+    const { answer: hostile, outcome, options, deadlineAfterHeaders: afterHeaders } = hostileCase;
     const { context, lines } = loaderContext();
     answer = hostile;
     answered = 0;
-    const error = await sync(context, site(options));
+    const error = await syncWithClock(context, site(options), afterHeaders);
     answer = undefined;
     expectCleanLines(lines);
     expect(error, lines.join("\n")).toBeInstanceOf(CommentsApiError);

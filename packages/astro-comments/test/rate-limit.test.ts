@@ -12,6 +12,8 @@ import { crawlComments, crawlDefaults, type CrawlLogger } from "../src/api/crawl
 import { CommentsApiError } from "../src/errors.ts";
 import { pathKey } from "../src/render/path-key.ts";
 import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
+import { windowsEndOnlyWhenFull } from "../../../mock-server/test/limiter-clock.ts";
+import { recordingSleep, virtualClock } from "./helpers/servers.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const TOKEN = "tok-RATE-LIMIT-91c2";
@@ -57,19 +59,8 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
     // About 2.5 periods' worth of requests.
     const limit = Math.ceil(pages / 2.5);
     await mock.close();
-    // One virtual clock for the mock's windows and the client's waits: a window closes when the
-    // crawl waits it out, never because this machine is slow (on a busy machine a real 1 s window
-    // closed before the limit was reached, and nothing paused). Concurrent sleeps end at their own
-    // times, so the clock moves to the latest of them, not their sum.
-    let virtualMs = 0;
-    const clock = {
-      now: () => virtualMs,
-      sleep: async (ms: number) => {
-        const until = virtualMs + ms;
-        await Promise.resolve();
-        virtualMs = Math.max(virtualMs, until);
-      },
-    };
+    // The mock's windows and the crawl's waits on one virtual clock (helpers/servers.ts).
+    const clock = virtualClock();
     mock = await startMockServer({
       token: TOKEN,
       dataset: { seed: 5, size: 300 },
@@ -111,15 +102,19 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
     mock = await startMockServer({
       token: TOKEN,
       dataset: { seed: 5, size: 300 },
-      faults: { rateLimit: { limit: 3, windowMs: 3_600_000 } },
+      // The mock's clock stands still: Retry-After is the whole hour however long the first requests
+      // took (a busy machine took over a second, and the mock asked for 3599 s).
+      faults: { rateLimit: { limit: 3, windowMs: 3_600_000, now: () => 0 } },
     });
     const { logger } = recordingLogger();
-    const started = performance.now();
+    // "At once" is nothing waited, not a stopwatch: the clock records every wait the crawl asks for.
+    const clock = recordingSleep();
     const error = await crawlComments(
       credentials(mock),
       { ...crawlDefaults, perPage: 5, concurrency: 1 },
       logger,
       collectThreads,
+      { now: clock.now, sleep: clock.sleep },
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CommentsApiError);
     const pages = Math.ceil(mock.store.threads("example.com").length / 5);
@@ -129,7 +124,7 @@ describe("a crawl that needs more requests than the rate limit allows", () => {
       ),
     );
     expect((error as CommentsApiError).hint).toContain("rateLimitWait");
-    expect(performance.now() - started).toBeLessThan(30_000);
+    expect(clock.waits).toEqual([]);
   });
 });
 
@@ -189,10 +184,12 @@ describe("astro build against a throttled service", () => {
     "builds every page with every comment, logging one line per pause and no warning",
     async () => {
       // The service serves 10 a page; 8 requests per 1.5 s make the crawl span about three periods.
+      // The build waits in real time, but a window ends only once it is full (no pause at all would
+      // be a slow machine, not the crawl).
       mock = await startMockServer({
         token: TOKEN,
         maxPerPage: 10,
-        faults: { rateLimit: { limit: 8, windowMs: 1_500 } },
+        faults: { rateLimit: { limit: 8, windowMs: 1_500, now: windowsEndOnlyWhenFull(8, 1_500) } },
       });
       site = copySite("rate-limit");
       const out = join(mkdtempSync(join(tmpdir(), "ac-rate-")), "dist");

@@ -32,3 +32,21 @@ export function recordingSleep() {
     now: () => performance.now() + waited,
   };
 }
+
+/**
+ * One virtual clock for a mock's rate-limit windows (`faults.rateLimit.now`) and a client's waits: a
+ * window closes when the client waits it out, never because the machine is slow (on a busy machine a
+ * real 1 s window closed before the limit was reached, and nothing paused). Concurrent sleeps end at
+ * their own times, so the clock moves to the latest of them, not their sum.
+ */
+export function virtualClock() {
+  let virtualMs = 0;
+  return {
+    now: () => virtualMs,
+    sleep: async (ms: number) => {
+      const until = virtualMs + ms;
+      await Promise.resolve();
+      virtualMs = Math.max(virtualMs, until);
+    },
+  };
+}
