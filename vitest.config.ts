@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // One npm registry for the whole run, our packages published to it (scripts/test-registry.ts).
+    globalSetup: ["scripts/test-registry.ts"],
     projects: [
       // Timeouts only catch a test that hangs, so they are far above what any test needs on a
       // loaded machine (a CI runner shared with other jobs, both cores busy): a slow machine must

@@ -1,13 +1,15 @@
-// The package as a user gets it: packed the way npm publishes it, then installed into fresh Astro
-// sites in the system's temporary folder, far from this repository's node_modules, so nothing
-// resolves that the tarball and a plain `npm install` do not bring.
+// The package as a user gets it: installed by name from the run's registry (./registry.ts), where
+// the global setup published it, into fresh Astro sites in the system's temporary folder, far from
+// this repository's node_modules, so nothing resolves that a plain `npm install` does not bring.
 import { spawn } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { StoredComment } from "@astro-comments/mock-server";
+import { inject } from "vitest";
 import { plainText } from "./astro-cli.ts";
 import { startNodeServer, type NodeServer } from "./processes.ts";
+import { registryEnv } from "./registry.ts";
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -40,7 +42,8 @@ export interface RunResult {
  * The environment of every command in a temporary site: this repository's Node first on PATH (npm
  * and the scripts it runs use it), none of the npm_* variables an enclosing `npm test` sets, which
  * would point npm back at this repository, and no NODE_PATH: pnpm's .bin shims set it, and it
- * lets require() find packages that a strict node_modules does not give the code asking.
+ * lets require() find packages that a strict node_modules does not give the code asking. Package
+ * managers use the run's registry where one was started.
  */
 function siteEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
@@ -50,7 +53,13 @@ function siteEnv(extra: Record<string, string>): Record<string, string> {
   }
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
   env[pathKey] = [dirname(process.execPath), env[pathKey]].filter(Boolean).join(delimiter);
-  return { ...env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...extra };
+  return {
+    ...env,
+    ...(inject("registry") ? registryEnv() : {}),
+    ASTRO_TELEMETRY_DISABLED: "1",
+    NO_COLOR: "1",
+    ...extra,
+  };
 }
 
 /** Runs a command to its end; a failure is a result to assert on, not an exception. */
