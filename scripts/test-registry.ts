@@ -26,6 +26,8 @@ export interface PublishedPackage {
   files: string[];
   /** The tarball's file name as `npm pack` of the same package writes it. */
   filename: string;
+  /** The tarball's SHA-512, as npm reports it: equal for equal contents (npm fixes the dates). */
+  integrity: string;
 }
 
 export interface TestRegistry {
@@ -117,7 +119,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
         join(root, workspace),
       );
       // The prepack build may print before npm's JSON report.
-      type Report = { name: string; version: string; filename: string; files: Array<{ path: string }> };
+      type Report = Omit<PublishedPackage, "files"> & { files: Array<{ path: string }> };
       const json = JSON.parse(out.slice(out.search(/^\{/m))) as Report | Record<string, Report>;
       // npm 11 keys the report by the package's name when it publishes from inside a workspace.
       const report = "files" in json ? (json as Report) : Object.values(json as Record<string, Report>)[0]!;
@@ -125,6 +127,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
         name: report.name,
         version: report.version,
         filename: report.filename,
+        integrity: report.integrity,
         files: report.files.map((file) => file.path).sort(),
       };
     }

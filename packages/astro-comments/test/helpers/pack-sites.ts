@@ -122,9 +122,12 @@ export interface PackedPackage {
   tarball: string;
   /** Paths inside the package, e.g. "dist/index.js". */
   files: string[];
+  /** The tarball's SHA-512 as npm reports it. */
+  integrity: string;
 }
 
 /**
+ * For the one test of the tarball path README step 1 documents (tarball.test.ts):
  * `npm pack` of the package's working tree as a fresh clone has it: sources only, no dist and no
  * build info, so its prepack must build everything that ships. The copy sits beside a link to this
  * repository's node_modules (the build's compiler and types), as the package does in the repo,
@@ -145,10 +148,15 @@ export async function packFromSources(work: string): Promise<PackedPackage> {
   // The prepack build logs to stdout before npm's JSON report.
   const report = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as Array<{
     filename: string;
+    integrity: string;
     files: Array<{ path: string }>;
   }>;
   const packed = report[0]!;
-  return { tarball: join(out, packed.filename), files: packed.files.map((file) => file.path).sort() };
+  return {
+    tarball: join(out, packed.filename),
+    files: packed.files.map((file) => file.path).sort(),
+    integrity: packed.integrity,
+  };
 }
 
 /** Writes `files` (path → text) into `dir`. */
