@@ -15,7 +15,6 @@ import { runServer } from "verdaccio";
 import type { TestProject } from "vitest/node";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-/** Published in this order: the mock depends on the schema by version. */
 const workspaces = ["schema", "mock-server", "packages/astro-comments"] as const;
 
 /** What a published package looks like to the tests. */
@@ -110,27 +109,48 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     const npmrc = join(dir, "publish.npmrc");
     writeFileSync(npmrc, `//${new URL(url).host}/:_authToken=${token}\n`);
 
-    const published = {} as TestRegistry["published"];
-    for (const workspace of workspaces) {
-      const out = await exec(
-        "npm",
-        // Provenance needs the OIDC token of a CI provider, which this machine is not.
-        ["publish", "--json", "--provenance=false", "--registry", url, "--userconfig", npmrc, "--no-update-notifier"],
-        join(root, workspace),
-      );
-      // The prepack build may print before npm's JSON report.
-      type Report = Omit<PublishedPackage, "files"> & { files: Array<{ path: string }> };
-      const json = JSON.parse(out.slice(out.search(/^\{/m))) as Report | Record<string, Report>;
-      // npm 11 keys the report by the package's name when it publishes from inside a workspace.
-      const report = "files" in json ? (json as Report) : Object.values(json as Record<string, Report>)[0]!;
-      published[workspace] = {
-        name: report.name,
-        version: report.version,
-        filename: report.filename,
-        integrity: report.integrity,
-        files: report.files.map((file) => file.path).sort(),
-      };
-    }
+    // `npm test` (scripts/run-tests.ts) has just built every package, and says so: their prepack
+    // would only build the same dist again from clean, so the publish takes that build as it is.
+    // tarball.test.ts packs each package from sources with its real prepack and checks that the
+    // registry serves those very bytes.
+    const reuseBuild = process.env.ASTRO_COMMENTS_PACKAGES_BUILT === "1";
+    // At once: no build reads another's output (the mock bundles astro-comments' sources).
+    const reports = await Promise.all(
+      workspaces.map(async (workspace) => {
+        const out = await exec(
+          "npm",
+          [
+            "publish",
+            "--json",
+            ...(reuseBuild ? ["--ignore-scripts"] : []),
+            // Provenance needs the OIDC token of a CI provider, which this machine is not.
+            "--provenance=false",
+            "--registry",
+            url,
+            "--userconfig",
+            npmrc,
+            "--no-update-notifier",
+          ],
+          join(root, workspace),
+        );
+        type Report = Omit<PublishedPackage, "files"> & { files: Array<{ path: string }> };
+        // The prepack build may print before npm's JSON report.
+        const json = JSON.parse(out.slice(out.search(/^\{/m))) as Report | Record<string, Report>;
+        // npm 11 keys the report by the package's name when it publishes from inside a workspace.
+        const report = "files" in json ? (json as Report) : Object.values(json as Record<string, Report>)[0]!;
+        return [
+          workspace,
+          {
+            name: report.name,
+            version: report.version,
+            filename: report.filename,
+            integrity: report.integrity,
+            files: report.files.map((file) => file.path).sort(),
+          },
+        ] as const;
+      }),
+    );
+    const published = Object.fromEntries(reports) as TestRegistry["published"];
     project.provide("registry", { url, upstream, published });
   } catch (error) {
     await close();
