@@ -34,6 +34,11 @@ export interface TestRegistry {
   url: string;
   /** Where it proxies every package that is not ours. */
   upstream: string;
+  /**
+   * A folder of this run for the caches of package managers that key what they cache by name and
+   * version (Yarn, Bun): a package of ours republished with other contents keeps its version.
+   */
+  cacheDir: string;
   published: Record<(typeof workspaces)[number], PublishedPackage>;
 }
 
@@ -59,7 +64,7 @@ function exec(command: string, args: string[], cwd: string): Promise<string> {
 
 /** Whether a queued test file imports the helper that installs from the registry. */
 function wanted(project: TestProject): boolean {
-  const files = project.vitest.state.getFilepaths();
+  const files = project.vitest.state.getPaths();
   return files.length === 0 || files.some((file) => /helpers\/registry\.ts["']/.test(readFileSync(file, "utf8")));
 }
 
@@ -151,7 +156,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       }),
     );
     const published = Object.fromEntries(reports) as TestRegistry["published"];
-    project.provide("registry", { url, upstream, published });
+    project.provide("registry", { url, upstream, cacheDir: join(dir, "caches"), published });
   } catch (error) {
     await close();
     throw error;

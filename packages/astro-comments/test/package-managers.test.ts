@@ -176,7 +176,12 @@ async function installAndBuild(name: SiteName): Promise<void> {
   writeSite(site, siteFiles(withComments));
   const packages = ["astro@7", adapter, ...(withComments ? [spec("packages/astro-comments")] : [])];
   if (name === "yarn") {
-    writeSite(site, { ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n", "yarn.lock": "" });
+    // Yarn 4 installs no version younger than a day (npmMinimalAgeGate) unless told; this one was
+    // published a minute ago, as a release is the day it comes out.
+    writeSite(site, {
+      ".yarnrc.yml": 'nodeLinker: node-modules\nenableTelemetry: false\nnpmPreapprovedPackages: ["astro-comments"]\n',
+      "yarn.lock": "",
+    });
     installs.set(name, await yarn(["add", ...packages], site));
   } else if (name === "bun") {
     installs.set(name, await run("bun", ["add", ...packages], site));
