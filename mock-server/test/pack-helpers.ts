@@ -1,5 +1,5 @@
 // The mock as a site gets it: its tarball (and the schema's) packed from sources the way npm
-// publishes them, and the long-running commands a site's developer and CI start from them (the
+// publishes them, for the one test of the tarball path, and the long-running commands a site's developer and CI start from them (the
 // mock, `astro dev`, shell scripts that leave a mock in the background), each in a process group
 // of its own so that nothing outlives the test.
 import { spawn } from "node:child_process";
@@ -7,7 +7,9 @@ import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import { npm, type PackedPackage } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
+import { registryEnv } from "../../packages/astro-comments/test/helpers/registry.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -39,9 +41,14 @@ export async function packWorkspace(work: string, workspace: "schema" | "mock-se
   // The prepack build may print before npm's JSON report.
   const [packed] = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as Array<{
     filename: string;
+    integrity: string;
     files: Array<{ path: string }>;
   }>;
-  return { tarball: join(out, packed!.filename), files: packed!.files.map((file) => file.path).sort() };
+  return {
+    tarball: join(out, packed!.filename),
+    files: packed!.files.map((file) => file.path).sort(),
+    integrity: packed!.integrity,
+  };
 }
 
 /** A port nobody listens on right now. */
@@ -59,7 +66,8 @@ export function freePort(): Promise<number> {
 /**
  * The environment of a site's command, as a developer's shell has it: this repository's Node
  * first; none of an enclosing npm's variables, nor vitest's (under NODE_ENV=test and VITEST*,
- * Astro's dev server answers every page "Cannot GET"), nor credentials of our own.
+ * Astro's dev server answers every page "Cannot GET"), nor credentials of our own; the run's
+ * registry where one was started.
  */
 function siteEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -68,7 +76,13 @@ function siteEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   }
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
   env[pathKey] = [dirname(process.execPath), env[pathKey]].filter(Boolean).join(delimiter);
-  return { ...env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...extra };
+  return {
+    ...env,
+    ...(inject("registry") ? registryEnv() : {}),
+    ASTRO_TELEMETRY_DISABLED: "1",
+    NO_COLOR: "1",
+    ...extra,
+  };
 }
 
 export interface Started {

@@ -1,7 +1,8 @@
-// Installable by a site: the mock and the schema packed as npm would publish them (their prepack
-// building from sources), checked with publint and arethetypeswrong, installed with a plain
-// `npm install` into an empty folder (the footprint) and into a fresh Astro site with the packed
-// astro-comments. There, every command of docs/mock-and-ci.md runs as the guide shows it, read
+// Installable by a site: the mock and the schema as `npm publish` put them on the run's registry
+// (their prepack building from sources, see scripts/test-registry.ts), checked with publint and
+// arethetypeswrong on the tarballs the registry serves, installed by name with a plain
+// `npm install` into an empty folder (the footprint) and into a fresh Astro site with
+// astro-comments from the same registry. There, every command of docs/mock-and-ci.md runs as the guide shows it, read
 // from the guide itself (only a port changes, to a free one): the mock with the site's domain and
 // a build and `astro dev` against it, both first-line readers, `record` and `verify` against a
 // stand-in for the real service (a second mock with its own token), `--data`, the data file, the
@@ -17,17 +18,16 @@ import {
   documentedSetup,
   footprint,
   npm,
-  packFromSources,
   repoTool,
   run,
   writeSite,
   type Footprint,
-  type PackedPackage,
   type RunResult,
   storedComment,
 } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
+import { registry, spec, type PublishedPackage } from "../../packages/astro-comments/test/helpers/registry.ts";
 import { loadMockData, startMockServer, type MockServer, type StoredComment } from "../src/index.ts";
-import { freePort, packWorkspace, start, type Started } from "./pack-helpers.ts";
+import { freePort, start, type Started } from "./pack-helpers.ts";
 
 const guidePath = fileURLToPath(new URL("../../docs/mock-and-ci.md", import.meta.url));
 const guide = readFileSync(guidePath, "utf8");
@@ -62,7 +62,8 @@ let real: MockServer;
 let work: string;
 let site: string;
 let empty: string;
-let packed: { schema: PackedPackage; mock: PackedPackage; astroComments: PackedPackage };
+/** What was published, and the tarballs the registry serves (`npm pack <name>@<version>` builds nothing). */
+let published: Record<"schema" | "mock", PublishedPackage & { tarball: string }>;
 const installs: RunResult[] = [];
 let prismBeforeTheMock: boolean;
 let installed: Footprint;
@@ -104,22 +105,24 @@ async function threadsOf(url: string, token: string, domain: string): Promise<Co
 beforeAll(async () => {
   real = await startMockServer({ token: REAL.token, comments: realComments });
   work = mkdtempSync(join(tmpdir(), "comments-mock-pack-"));
-  packed = {
-    schema: await packWorkspace(join(work, "workspaces"), "schema"),
-    mock: await packWorkspace(join(work, "workspaces"), "mock-server"),
-    astroComments: await packFromSources(join(work, "astro-comments")),
+  const fetched = await npm(["pack", spec("schema"), spec("mock-server")], work);
+  if (fetched.code !== 0) throw new Error(`npm pack from the registry failed:\n${fetched.output}`);
+  const { schema, "mock-server": mockServer } = registry().published;
+  published = {
+    schema: { ...schema, tarball: join(work, schema.filename) },
+    mock: { ...mockServer, tarball: join(work, mockServer.filename) },
   };
-  // The mock alone, as a plain `npm install` of its tarball (and the schema's) brings it.
+  // The mock alone, as a plain `npm install` of its name brings it (the schema as its dependency).
   empty = join(work, "empty");
   writeSite(empty, { "package.json": `${JSON.stringify({ name: "empty", private: true }, null, 2)}\n` });
-  installs.push(await npm(["install", packed.mock.tarball, packed.schema.tarball], empty));
+  installs.push(await npm(["install", spec("mock-server")], empty));
   installed = await footprint(empty);
-  // A fresh Astro site with astro-comments, then the mock as the guide installs it.
+  // A fresh Astro site with astro-comments, then the mock as the guide installs it from a registry.
   site = join(work, "site");
   writeSite(site, documentedSetup);
-  installs.push(await npm(["install", "astro@7", packed.astroComments.tarball], site));
+  installs.push(await npm(["install", "astro@7", spec("packages/astro-comments")], site));
   prismBeforeTheMock = existsSync(join(site, "node_modules/@stoplight"));
-  installs.push(await npm(["install", "--save-dev", packed.schema.tarball, packed.mock.tarball], site));
+  installs.push(await npm(["install", "--save-dev", spec("mock-server")], site));
 }, 20 * 60_000);
 
 afterAll(async () => {
@@ -128,23 +131,27 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe("the tarballs", () => {
+describe("the published packages", () => {
   const manifest = (name: string) =>
     JSON.parse(readFileSync(join(empty, "node_modules", name, "package.json"), "utf8")) as Record<string, unknown> & {
       dependencies: Record<string, string>;
       bin?: Record<string, string>;
     };
 
-  it("install with a plain npm install, no flags", () => {
+  it("install by name with a plain npm install, no flags, the mock bringing the schema it names", () => {
     for (const install of installs) expect(install.code, install.output).toBe(0);
+    expect(manifest("@astro-comments/mock-server").dependencies["@astro-comments/schema"]).toBe(
+      published.schema.version,
+    );
+    expect(manifest("@astro-comments/schema").version).toBe(published.schema.version);
   });
 
   it("hold the built code, types, README and LICENSE, and nothing else", () => {
     expect(
-      packed.mock.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(file)),
+      published.mock.files.filter((file) => !/^(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(file)),
     ).toEqual([]);
     expect(
-      packed.schema.files.filter(
+      published.schema.files.filter(
         (file) =>
           !/^(dist\/.+\.(js|d\.ts)|json\/[^/]+\.schema\.json|openapi\.yaml|README\.md|LICENSE|package\.json)$/.test(
             file,
@@ -152,8 +159,8 @@ describe("the tarballs", () => {
       ),
     ).toEqual([]);
     for (const file of ["dist/index.js", "dist/index.d.ts", "dist/cli/comments-mock.js", "README.md", "LICENSE"])
-      expect(packed.mock.files).toContain(file);
-    expect(packed.schema.files).toContain("json/comments-mock-data.schema.json");
+      expect(published.mock.files).toContain(file);
+    expect(published.schema.files).toContain("json/comments-mock-data.schema.json");
   });
 
   it("give the mock a comments-mock bin and no dependency on astro-comments or Astro", () => {
@@ -178,7 +185,7 @@ describe("the tarballs", () => {
   });
 
   it.each(["mock", "schema"] as const)("%s passes publint --strict", async (name) => {
-    const result = await run(process.execPath, [repoTool("publint"), "run", packed[name].tarball, "--strict"], work);
+    const result = await run(process.execPath, [repoTool("publint"), "run", published[name].tarball, "--strict"], work);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain("All good!");
   });
@@ -186,7 +193,7 @@ describe("the tarballs", () => {
   it("mock passes arethetypeswrong (esm-only)", async () => {
     const result = await run(
       process.execPath,
-      [repoTool("@arethetypeswrong/cli"), packed.mock.tarball, "--profile", "esm-only", "--format", "ascii"],
+      [repoTool("@arethetypeswrong/cli"), published.mock.tarball, "--profile", "esm-only", "--format", "ascii"],
       work,
     );
     expect(result.code, result.output).toBe(0);
@@ -198,7 +205,7 @@ describe("the tarballs", () => {
       process.execPath,
       [
         repoTool("@arethetypeswrong/cli"),
-        packed.schema.tarball,
+        published.schema.tarball,
         "--profile",
         "esm-only",
         "--exclude-entrypoints",
@@ -227,20 +234,14 @@ describe("the guide's commands, in a fresh Astro site", () => {
     expect(blocks.filter(([, marker]) => marker)).toHaveLength(15);
   });
 
-  it("installs as the guide says: both tarballs as development dependencies", () => {
-    const install = block("install");
-    expect(install).toContain(
-      "npm install --save-dev /path/to/astro-comments-schema-0.1.0.tgz /path/to/astro-comments-mock-server-0.1.0.tgz",
-    );
-    expect(install).toMatch(/cd schema && npm pack && cd \.\.\/mock-server && npm pack/);
-    expect([packed.schema.tarball, packed.mock.tarball].map((tarball) => tarball.split(/[\\/]/).pop())).toEqual([
-      "astro-comments-schema-0.1.0.tgz",
-      "astro-comments-mock-server-0.1.0.tgz",
-    ]);
+  it("installs as the guide says for the registry: the mock as a development dependency", () => {
+    // The tarball path of the guide's install block is tarball.test.ts's.
+    expect(guide).toContain("`npm install --save-dev @astro-comments/mock-server` is all it");
     const { devDependencies } = JSON.parse(readFileSync(join(site, "package.json"), "utf8")) as {
       devDependencies: Record<string, string>;
     };
-    expect(Object.keys(devDependencies).sort()).toEqual(["@astro-comments/mock-server", "@astro-comments/schema"]);
+    expect(Object.keys(devDependencies)).toEqual(["@astro-comments/mock-server"]);
+    expect(existsSync(join(site, "node_modules/@astro-comments/schema/package.json"))).toBe(true);
   });
 
   it("serves the site's own domain, and the site builds and runs `astro dev` against it", {

@@ -1,7 +1,7 @@
-// The mock's page as a site's developer meets it: comments-mock from the packed tarball, its
-// second line's link opened in Chromium. Everything the page does is checked through the API a
-// build reads (GET /api/comments) or the admin CLI, the actions run with JavaScript off (plain
-// forms), axe-core finds nothing in light and dark, and the security model holds: no change
+// The mock's page as a site's developer meets it: comments-mock installed by name from the run's
+// registry, its second line's link opened in Chromium. Everything the page does is checked through
+// the API a build reads (GET /api/comments) or the admin CLI, the actions run with JavaScript off
+// (plain forms), axe-core finds nothing in light and dark, and the security model holds: no change
 // without the session cookie, from another Origin or through another Host; a sign-in key works
 // once; the token shows up in no page.
 import { execFile } from "node:child_process";
@@ -22,7 +22,8 @@ import {
   chromiumRequired,
 } from "../../packages/astro-comments/test/helpers/chromium.ts";
 import { npm, writeSite } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
-import { freePort, packWorkspace, start, type Started } from "./pack-helpers.ts";
+import { spec } from "../../packages/astro-comments/test/helpers/registry.ts";
+import { freePort, start, type Started } from "./pack-helpers.ts";
 
 const TOKEN = "tok-page-5d1e9a7c3b";
 const DOMAIN = "my-site.test";
@@ -42,7 +43,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 const execFileAsync = promisify(execFile);
 
-/** The mock's own admin CLI, from the installed tarball. */
+/** The mock's own admin CLI, from the installed package. */
 const admin = async (...args: string[]) =>
   (
     await execFileAsync(process.execPath, [
@@ -141,11 +142,9 @@ async function addOnPage(
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "comments-mock-page-"));
-  const schema = await packWorkspace(join(work, "workspaces"), "schema");
-  const packedMock = await packWorkspace(join(work, "workspaces"), "mock-server");
   app = join(work, "app");
   writeSite(app, { "package.json": `${JSON.stringify({ name: "app", private: true }, null, 2)}\n` });
-  const install = await npm(["install", "--prefer-offline", packedMock.tarball, schema.tarball], app);
+  const install = await npm(["install", "--prefer-offline", spec("mock-server")], app);
   expect(install.code, install.output).toBe(0);
   const port = await freePort();
   mock = start(

@@ -1,7 +1,8 @@
-// Installable by anyone: the package packed as npm would publish it (its prepack building from
-// sources), installed with a plain `npm install` into fresh Astro 5, 6 and 7 sites outside this
-// repository, set up as the README says, built against the mock and type-checked with
-// `astro check`; publint and arethetypeswrong on the tarball; and what the install adds to a site.
+// Installable by anyone: the package as `npm publish` put it on the run's registry (its prepack
+// building from sources, see scripts/test-registry.ts), installed by name and version with a plain
+// `npm install` into fresh Astro 5, 6 and 7 sites outside this repository, set up as the README
+// says, built against the mock and type-checked with `astro check`; publint and arethetypeswrong on
+// the tarball the registry serves; and what the install adds to a site.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,16 +14,15 @@ import {
   documentedSetup,
   footprint,
   npm,
-  packFromSources,
   repoTool,
   run,
   siteAstro,
   writeSite,
   type Footprint,
-  type PackedPackage,
   type RunResult,
   storedComment,
 } from "./helpers/pack-sites.ts";
+import { registry, spec, type PublishedPackage } from "./helpers/registry.ts";
 
 const TOKEN = "tok-pack-5e2c91";
 const majors = [5, 6, 7] as const;
@@ -61,7 +61,9 @@ const { Content } = await render(entry);
 
 let mock: MockServer;
 let work: string;
-let packed: PackedPackage;
+let published: PublishedPackage;
+/** The tarball the registry serves, fetched with `npm pack <name>@<version>` (which builds nothing). */
+let tarball: string;
 /** Each site's npm installs, in order. */
 const installs = new Map<Major, RunResult[]>();
 /** A fresh Astro 7 site's node_modules before and after installing the package. */
@@ -83,13 +85,13 @@ async function installSite(major: Major): Promise<void> {
   };
   const checkTools = ["@astrojs/check", "typescript@~6.0"];
   if (major !== 7) {
-    await install(`astro@${major}`, ...checkTools, packed.tarball);
+    await install(`astro@${major}`, ...checkTools, spec("packages/astro-comments"));
     return;
   }
   // In steps, to measure what the package adds to a site that has nothing but Astro.
   if (!(await install(`astro@${major}`))) return;
   footprints.before = await footprint(site);
-  if (!(await install(packed.tarball))) return;
+  if (!(await install(spec("packages/astro-comments")))) return;
   footprints.after = await footprint(site);
   await install(...checkTools);
 }
@@ -97,7 +99,10 @@ async function installSite(major: Major): Promise<void> {
 beforeAll(async () => {
   mock = await startMockServer({ token: TOKEN, comments });
   work = mkdtempSync(join(tmpdir(), "astro-comments-pack-"));
-  packed = await packFromSources(work);
+  published = registry().published["packages/astro-comments"];
+  const fetched = await npm(["pack", spec("packages/astro-comments")], work);
+  if (fetched.code !== 0) throw new Error(`npm pack ${spec("packages/astro-comments")} failed:\n${fetched.output}`);
+  tarball = join(work, published.filename);
   // The sites install at once, sharing npm's cache.
   await Promise.all(majors.map(installSite));
 }, 15 * 60_000);
@@ -108,7 +113,25 @@ afterAll(async () => {
   // Deleting several sites' node_modules takes minutes when the machine is busy.
 }, 5 * 60_000);
 
-describe("the tarball", () => {
+describe("the published package", () => {
+  it("is on the registry by name, its tarball served from there, with what `astro add` reads", async () => {
+    const view = await npm(["view", spec("packages/astro-comments"), "--json"], work);
+    expect(view.code, view.output).toBe(0);
+    const meta = JSON.parse(view.stdout) as {
+      name: string;
+      version: string;
+      keywords: string[];
+      peerDependencies: Record<string, string>;
+      dist: { tarball: string };
+      "dist-tags": Record<string, string>;
+    };
+    expect(meta).toMatchObject({ name: "astro-comments", version: published.version });
+    expect(meta["dist-tags"].latest).toBe(published.version);
+    expect(meta.dist.tarball.startsWith(registry().url)).toBe(true);
+    expect(meta.keywords).toContain("astro-integration");
+    expect(meta.peerDependencies).toEqual({ astro: "^5.0.0 || ^6.0.0 || ^7.0.0" });
+  });
+
   const installed = () => join(siteDir(7), "node_modules/astro-comments/");
   const manifest = () =>
     JSON.parse(readFileSync(join(installed(), "package.json"), "utf8")) as {
@@ -118,7 +141,7 @@ describe("the tarball", () => {
     };
 
   it("holds the built code, components, styles, README and LICENSE, and nothing else", () => {
-    const unexpected = packed.files.filter(
+    const unexpected = published.files.filter(
       (file) =>
         !/^(dist\/.+\.(js|d\.ts)|components\/[^/]+\.(astro|ts)|styles\/[^/]+\.css|README\.md|LICENSE|package\.json)$/.test(
           file,
@@ -134,20 +157,20 @@ describe("the tarball", () => {
       "dist/data.js",
       "styles/comments.css",
     ])
-      expect(packed.files).toContain(file);
+      expect(published.files).toContain(file);
   });
 
   it("has every file its exports name", () => {
     const targets = Object.values(manifest().exports).flatMap((target) =>
       typeof target === "string" ? [target] : Object.values(target),
     );
-    expect(targets.map((target) => target.replace(/^\.\//, "")).filter((file) => !packed.files.includes(file))).toEqual(
-      [],
-    );
+    expect(
+      targets.map((target) => target.replace(/^\.\//, "")).filter((file) => !published.files.includes(file)),
+    ).toEqual([]);
   });
 
   it("has self-contained types and JavaScript without source maps", () => {
-    for (const file of packed.files.filter((path) => path.startsWith("dist/"))) {
+    for (const file of published.files.filter((path) => path.startsWith("dist/"))) {
       const text = readFileSync(join(installed(), file), "utf8");
       // A user's project need not have @types/node.
       if (file.endsWith(".d.ts"))
@@ -162,7 +185,7 @@ describe("the tarball", () => {
   });
 
   it("passes publint --strict", async () => {
-    const result = await run(process.execPath, [repoTool("publint"), "run", packed.tarball, "--strict"], work);
+    const result = await run(process.execPath, [repoTool("publint"), "run", tarball, "--strict"], work);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain("All good!");
   });
@@ -174,7 +197,7 @@ describe("the tarball", () => {
       process.execPath,
       [
         repoTool("@arethetypeswrong/cli"),
-        packed.tarball,
+        tarball,
         "--profile",
         "esm-only",
         "--exclude-entrypoints",

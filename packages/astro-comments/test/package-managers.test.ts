@@ -1,18 +1,19 @@
-// The packed tarball as pnpm (its strict node_modules) and Yarn 4 (nodeLinker: node-modules)
-// install it, in sites started as `node node_modules/astro/bin/astro.mjs build` with no NODE_PATH
+// The package as pnpm (its strict node_modules), Yarn 4 (nodeLinker: node-modules) and, where it is
+// installed, Bun install it by name and version from the run's registry, in sites started as `node node_modules/astro/bin/astro.mjs build` with no NODE_PATH
 // (pnpm's .bin shims set one, and it hides what a strict layout cannot resolve). Each site builds a
 // page with the loader's comments and serves an on-demand page with the live loader from
 // @astrojs/node's server bundle, where the fetch and render code runs bundled. A page importing a
 // constant from content.config.ts is measured against the same pnpm site without astro-comments.
-// npm installs are pack.test.ts's.
+// npm installs are pack.test.ts's and astro-add.test.ts's.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer, type MockServer, type StoredComment } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  packFromSources,
   pnpm,
+  run,
   siteAstro,
   startSiteServer,
   writeSite,
@@ -20,6 +21,7 @@ import {
   type RunResult,
   storedComment,
 } from "./helpers/pack-sites.ts";
+import { spec } from "./helpers/registry.ts";
 
 const TOKEN = "tok-managers-81f3a0";
 /**
@@ -154,8 +156,11 @@ function pageChunks(site: string, page: string): Chunk[] {
   return [...seen.values()];
 }
 
-const managers = ["pnpm", "yarn"] as const;
-type Manager = (typeof managers)[number];
+/** Bun where it is installed: this repository does not bring it. */
+const bunInstalled = spawnSync("bun", ["--version"]).status === 0;
+if (!bunInstalled) console.warn("Bun is not installed: the Bun site is skipped.");
+const managers = ["pnpm", "yarn", ...(bunInstalled ? (["bun"] as const) : [])] as const;
+type Manager = "pnpm" | "yarn" | "bun";
 type SiteName = Manager | "pnpm-without";
 
 let mock: MockServer;
@@ -165,17 +170,21 @@ const builds = new Map<SiteName, { result: RunResult; seconds: number }>();
 const siteDir = (name: SiteName) => join(work, name);
 const env = () => ({ COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN });
 
-async function installAndBuild(name: SiteName, tarball: string): Promise<void> {
+async function installAndBuild(name: SiteName): Promise<void> {
   const site = siteDir(name);
   const withComments = name !== "pnpm-without";
   writeSite(site, siteFiles(withComments));
-  const packages = ["astro@7", adapter, ...(withComments ? [tarball] : [])];
+  const packages = ["astro@7", adapter, ...(withComments ? [spec("packages/astro-comments")] : [])];
   if (name === "yarn") {
-    writeSite(site, { ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n", "yarn.lock": "" });
-    installs.set(
-      name,
-      await yarn(["add", ...packages.map((pkg) => (pkg === tarball ? `astro-comments@file:${tarball}` : pkg))], site),
-    );
+    // Yarn 4 installs no version younger than a day (npmMinimalAgeGate) unless told; this one was
+    // published a minute ago, as a release is the day it comes out.
+    writeSite(site, {
+      ".yarnrc.yml": 'nodeLinker: node-modules\nenableTelemetry: false\nnpmPreapprovedPackages: ["astro-comments"]\n',
+      "yarn.lock": "",
+    });
+    installs.set(name, await yarn(["add", ...packages], site));
+  } else if (name === "bun") {
+    installs.set(name, await run("bun", ["add", ...packages], site));
   } else {
     installs.set(name, await pnpm(["add", ...packages], site));
   }
@@ -188,9 +197,9 @@ async function installAndBuild(name: SiteName, tarball: string): Promise<void> {
 beforeAll(async () => {
   mock = await startMockServer({ token: TOKEN, comments });
   work = mkdtempSync(join(tmpdir(), "astro-comments-managers-"));
-  const { tarball } = await packFromSources(work);
   // One after the other: the builds' times are compared, and this machine has few cores.
-  for (const name of ["pnpm", "pnpm-without", "yarn"] as const) await installAndBuild(name, tarball);
+  for (const name of ["pnpm", "pnpm-without", "yarn", ...(bunInstalled ? (["bun"] as const) : [])] as const)
+    await installAndBuild(name);
 }, 15 * 60_000);
 
 afterAll(async () => {
@@ -200,11 +209,14 @@ afterAll(async () => {
 }, 5 * 60_000);
 
 describe.each(managers)("a site installed with %s", (manager) => {
-  it("installs astro-comments", () => {
+  it("installs astro-comments by name and version from the registry", () => {
     const install = installs.get(manager)!;
     expect(install.code, install.output).toBe(0);
     const site = siteDir(manager);
-    expect(existsSync(join(site, "node_modules/astro-comments/package.json"))).toBe(true);
+    const installed = JSON.parse(readFileSync(join(site, "node_modules/astro-comments/package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(`astro-comments@${installed.version}`).toBe(spec("packages/astro-comments"));
     // The point of the pnpm site: the package's own dependencies are not in the site's node_modules.
     if (manager === "pnpm") expect(existsSync(join(site, "node_modules/prismjs"))).toBe(false);
   });

@@ -1,5 +1,5 @@
-// The Starlight recipe (docs/starlight.md): a Starlight site from the registry, the packed package,
-// and a Footer override that renders <Comments /> above Starlight's own footer. The site is the
+// The Starlight recipe (docs/starlight.md): a Starlight site and the package, both by name from the
+// run's registry, and a Footer override that renders <Comments /> above Starlight's own footer. The site is the
 // fixture in fixtures/starlight-site/, which the guide shows file by file; built against the mock.
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer, type StoredComment } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npm, packFromSources, run, type RunResult, storedComment } from "./helpers/pack-sites.ts";
+import { npm, run, type RunResult, storedComment } from "./helpers/pack-sites.ts";
+import { spec } from "./helpers/registry.ts";
 
 const fixture = fileURLToPath(new URL("./fixtures/starlight-site/", import.meta.url));
 const stylesheet = fileURLToPath(new URL("../styles/comments.css", import.meta.url));
@@ -33,9 +34,8 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "astro-comments-starlight-"));
   site = join(work, "site");
   cpSync(fixture, site, { recursive: true });
-  const packed = await packFromSources(work);
-  // The fixture's package.json pins Astro and Starlight; the package comes from the tarball.
-  install = await npm(["install", packed.tarball], site);
+  // The fixture's package.json pins Astro and Starlight; the package comes by name and version.
+  install = await npm(["install", spec("packages/astro-comments")], site);
   if (install.code !== 0) return;
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN };
   build = await run(process.execPath, [join(site, "node_modules/astro/bin/astro.mjs"), "build"], site, env);

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
-// The default stylesheet in real themes, set up as the README says with the packed tarball and
-// built against the mock, then measured in Chromium:
+// The default stylesheet in real themes, set up as the README says with the package installed by
+// name and version from the run's registry, built against the mock, then measured in Chromium:
 // - Starlight with its official Tailwind 4 integration (and Tailwind's own preflight), its
 //   `data-theme` toggle, a Head override adding <ClientRouter />, Pagefind; installed with pnpm;
 // - a blog with no dark mode on modern-normalize, Tailwind 4 and a hand-written reset, on a
@@ -19,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 import { acceleratorPaths, addComments, fetchAccelerator } from "./helpers/astro-accelerator.ts";
 import { auditSection, axeViolations, failingContrast, type SectionAudit } from "./helpers/comment-audit.ts";
-import { npm, packFromSources, repoTool, run, type RunResult } from "./helpers/pack-sites.ts";
+import { npm, repoTool, run, type RunResult } from "./helpers/pack-sites.ts";
+import { spec } from "./helpers/registry.ts";
 import { serveStatic } from "./helpers/static-site.ts";
 import { themeComments } from "./helpers/theme-comments.ts";
 
@@ -47,17 +48,16 @@ const accelerator: Site = { dir: "" };
 const skipped = chromiumMissing !== undefined && !chromiumRequired;
 if (skipped) console.warn(chromiumMissing);
 
-/** Copies a fixture, installs the tarball the way README step 1 says, builds, and serves dist. */
+/** Copies a fixture, installs the package by name the way README step 1 says, builds, and serves dist. */
 async function setUp(
   site: Site,
   fixture: string,
-  install: (tarball: string) => Promise<RunResult>,
+  install: (name: string) => Promise<RunResult>,
   build: () => Promise<RunResult>,
-  tarball: string,
 ): Promise<void> {
   site.dir = join(work, fixture);
   cpSync(join(fixtures, fixture), site.dir, { recursive: true });
-  site.install = await install(tarball);
+  site.install = await install(spec("packages/astro-comments"));
   if (site.install.code !== 0) return;
   site.build = await build();
   if (site.build.code === 0) site.server = await serveStatic(join(site.dir, "dist"));
@@ -65,7 +65,7 @@ async function setUp(
 
 const env = (domain: string) => ({ COMMENTS_DOMAIN: domain, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: TOKEN });
 
-describe.skipIf(skipped)("real themes with the packed package, in Chromium", () => {
+describe.skipIf(skipped)("real themes with the package from the registry, in Chromium", () => {
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
     mock = await startMockServer({
@@ -77,19 +77,17 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
       ],
     });
     work = mkdtempSync(join(tmpdir(), "astro-comments-themes-"));
-    const { tarball } = await packFromSources(work);
     const pnpm = repoTool("pnpm");
     await setUp(
       starlight,
       "starlight-tailwind-site",
-      (file) => run(process.execPath, [pnpm, "add", file, "--prefer-offline", "--reporter=append-only"], starlight.dir),
+      (name) => run(process.execPath, [pnpm, "add", name, "--prefer-offline", "--reporter=append-only"], starlight.dir),
       () => run(process.execPath, [pnpm, "exec", "astro", "build"], starlight.dir, env("docs.example.com")),
-      tarball,
     );
     await setUp(
       blog,
       "tailwind-blog-site",
-      (file) => npm(["install", "--prefer-offline", file], blog.dir),
+      (name) => npm(["install", "--prefer-offline", name], blog.dir),
       () =>
         run(
           process.execPath,
@@ -97,17 +95,19 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
           blog.dir,
           env("blog.example.com"),
         ),
-      tarball,
     );
     // Astro Accelerator: the site as `npm pack` of the registry gives it, its sample pages, README
-    // steps 2 and 3, then one `npm install` of the tarball that also installs the theme's own
-    // dependencies, and the theme's own build script.
+    // steps 2 and 3, then one `npm install` of the package by name that also installs the theme's
+    // own dependencies, and the theme's own build script.
     const fetched = await fetchAccelerator(join(work, "accelerator"));
     accelerator.dir = fetched.dir;
     accelerator.install = fetched.result;
     if (fetched.result.code === 0) {
       addComments(accelerator.dir);
-      accelerator.install = await npm(["install", "--prefer-offline", tarball], accelerator.dir);
+      accelerator.install = await npm(
+        ["install", "--prefer-offline", spec("packages/astro-comments")],
+        accelerator.dir,
+      );
     }
     if (accelerator.install.code === 0) {
       accelerator.build = await run("npm", ["run", "build"], accelerator.dir, env("accelerator.example.com"));
@@ -175,7 +175,7 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
   }
 
   describe("Starlight + Tailwind 4, installed with pnpm", () => {
-    it("installs the tarball with pnpm add and builds with pnpm exec astro build", () => {
+    it("installs the package by name with pnpm add and builds with pnpm exec astro build", () => {
       expect(starlight.install?.code, starlight.install?.output).toBe(0);
       expect(starlight.build?.code, starlight.build?.output).toBe(0);
       expect(starlight.build!.output).toMatch(/\[astro-comments\] 3 comments on 2 pages:/);
@@ -248,7 +248,7 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
   });
 
   describe("a blog with no dark mode on modern-normalize, Tailwind 4 and its own reset, installed with npm", () => {
-    it("installs the tarball with npm install and builds", () => {
+    it("installs the package by name with npm install and builds", () => {
       expect(blog.install?.code, blog.install?.output).toBe(0);
       expect(blog.build?.code, blog.build?.output).toBe(0);
     });
@@ -292,7 +292,7 @@ describe.skipIf(skipped)("real themes with the packed package, in Chromium", () 
   });
 
   describe("Astro Accelerator 5.10.19 from the registry, dark only with the system, installed with npm", () => {
-    it("installs the tarball with npm install and builds with the theme's npm run build", () => {
+    it("installs the package by name with npm install and builds with the theme's npm run build", () => {
       expect(accelerator.install?.code, accelerator.install?.output).toBe(0);
       expect(accelerator.build?.code, accelerator.build?.output).toBe(0);
       expect(accelerator.build!.output).toMatch(/\[astro-comments\] 3 comments on 2 pages:/);

@@ -1,13 +1,15 @@
-// The package as a user gets it: packed the way npm publishes it, then installed into fresh Astro
-// sites in the system's temporary folder, far from this repository's node_modules, so nothing
-// resolves that the tarball and a plain `npm install` do not bring.
+// The package as a user gets it: installed by name from the run's registry (./registry.ts), where
+// the global setup published it, into fresh Astro sites in the system's temporary folder, far from
+// this repository's node_modules, so nothing resolves that a plain `npm install` does not bring.
 import { spawn } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { StoredComment } from "@astro-comments/mock-server";
+import { inject } from "vitest";
 import { plainText } from "./astro-cli.ts";
 import { startNodeServer, type NodeServer } from "./processes.ts";
+import { registryEnv } from "./registry.ts";
 
 const packageDir = fileURLToPath(new URL("../../", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -40,7 +42,8 @@ export interface RunResult {
  * The environment of every command in a temporary site: this repository's Node first on PATH (npm
  * and the scripts it runs use it), none of the npm_* variables an enclosing `npm test` sets, which
  * would point npm back at this repository, and no NODE_PATH: pnpm's .bin shims set it, and it
- * lets require() find packages that a strict node_modules does not give the code asking.
+ * lets require() find packages that a strict node_modules does not give the code asking. Package
+ * managers use the run's registry where one was started.
  */
 function siteEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
@@ -50,7 +53,13 @@ function siteEnv(extra: Record<string, string>): Record<string, string> {
   }
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
   env[pathKey] = [dirname(process.execPath), env[pathKey]].filter(Boolean).join(delimiter);
-  return { ...env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...extra };
+  return {
+    ...env,
+    ...(inject("registry") ? registryEnv() : {}),
+    ASTRO_TELEMETRY_DISABLED: "1",
+    NO_COLOR: "1",
+    ...extra,
+  };
 }
 
 /** Runs a command to its end; a failure is a result to assert on, not an exception. */
@@ -113,9 +122,12 @@ export interface PackedPackage {
   tarball: string;
   /** Paths inside the package, e.g. "dist/index.js". */
   files: string[];
+  /** The tarball's SHA-512 as npm reports it. */
+  integrity: string;
 }
 
 /**
+ * For the one test of the tarball path README step 1 documents (tarball.test.ts):
  * `npm pack` of the package's working tree as a fresh clone has it: sources only, no dist and no
  * build info, so its prepack must build everything that ships. The copy sits beside a link to this
  * repository's node_modules (the build's compiler and types), as the package does in the repo,
@@ -136,10 +148,15 @@ export async function packFromSources(work: string): Promise<PackedPackage> {
   // The prepack build logs to stdout before npm's JSON report.
   const report = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as Array<{
     filename: string;
+    integrity: string;
     files: Array<{ path: string }>;
   }>;
   const packed = report[0]!;
-  return { tarball: join(out, packed.filename), files: packed.files.map((file) => file.path).sort() };
+  return {
+    tarball: join(out, packed.filename),
+    files: packed.files.map((file) => file.path).sort(),
+    integrity: packed.integrity,
+  };
 }
 
 /** Writes `files` (path → text) into `dir`. */
