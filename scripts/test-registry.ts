@@ -119,43 +119,46 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     // tarball.test.ts packs each package from sources with its real prepack and checks that the
     // registry serves those very bytes.
     const reuseBuild = process.env.ASTRO_COMMENTS_PACKAGES_BUILT === "1";
-    // At once: no build reads another's output (the mock bundles astro-comments' sources).
-    const reports = await Promise.all(
-      workspaces.map(async (workspace) => {
-        const out = await exec(
-          "npm",
-          [
-            "publish",
-            "--json",
-            ...(reuseBuild ? ["--ignore-scripts"] : []),
-            // Provenance needs the OIDC token of a CI provider, which this machine is not.
-            "--provenance=false",
-            "--registry",
-            url,
-            "--userconfig",
-            npmrc,
-            "--no-update-notifier",
-          ],
-          join(root, workspace),
-        );
-        type Report = Omit<PublishedPackage, "files"> & { files: Array<{ path: string }> };
-        // The prepack build may print before npm's JSON report.
-        const json = JSON.parse(out.slice(out.search(/^\{/m))) as Report | Record<string, Report>;
-        // npm 11 keys the report by the package's name when it publishes from inside a workspace.
-        const report = "files" in json ? (json as Report) : Object.values(json as Record<string, Report>)[0]!;
-        return [
-          workspace,
-          {
-            name: report.name,
-            version: report.version,
-            filename: report.filename,
-            integrity: report.integrity,
-            files: report.files.map((file) => file.path).sort(),
-          },
-        ] as const;
-      }),
+    const publish = async (workspace: (typeof workspaces)[number]) => {
+      const out = await exec(
+        "npm",
+        [
+          "publish",
+          "--json",
+          ...(reuseBuild ? ["--ignore-scripts"] : []),
+          // Provenance needs the OIDC token of a CI provider, which this machine is not.
+          "--provenance=false",
+          "--registry",
+          url,
+          "--userconfig",
+          npmrc,
+          "--no-update-notifier",
+        ],
+        join(root, workspace),
+      );
+      type Report = Omit<PublishedPackage, "files"> & { files: Array<{ path: string }> };
+      // The prepack build may print before npm's JSON report.
+      const json = JSON.parse(out.slice(out.search(/^\{/m))) as Report | Record<string, Report>;
+      // npm 11 keys the report by the package's name when it publishes from inside a workspace.
+      const report = "files" in json ? (json as Report) : Object.values(json as Record<string, Report>)[0]!;
+      return [
+        workspace,
+        {
+          name: report.name,
+          version: report.version,
+          filename: report.filename,
+          integrity: report.integrity,
+          files: report.files.map((file) => file.path).sort(),
+        },
+      ] as const;
+    };
+    // The mock's prepack typechecks against the schema's dist, which the schema's own prepack cleans
+    // and rebuilds: without npm test's build the schema goes first. With it, all three at once.
+    const first = reuseBuild ? [] : [await publish("schema")];
+    const rest = await Promise.all(
+      workspaces.filter((workspace) => !first.some(([done]) => done === workspace)).map(publish),
     );
-    const published = Object.fromEntries(reports) as TestRegistry["published"];
+    const published = Object.fromEntries([...first, ...rest]) as TestRegistry["published"];
     project.provide("registry", { url, upstream, cacheDir: join(dir, "caches"), published });
   } catch (error) {
     await close();

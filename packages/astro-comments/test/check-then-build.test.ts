@@ -13,19 +13,11 @@ import { integrityDigest } from "../src/utils/integrity-digest.ts";
 import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { run, type RunResult } from "./helpers/pack-sites.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
+import { stateSiteConfig } from "./helpers/state-site.ts";
 
 const DOMAIN = "reuse.example";
 const bin = fileURLToPath(new URL("../dist/cli/astro-comments.js", import.meta.url));
 const guide = readFileSync(fileURLToPath(new URL("../../../docs/rebuild-on-change.md", import.meta.url)), "utf8");
-
-const config = `import { defineConfig } from "astro/config";
-import comments from "astro-comments";
-
-export default defineConfig({
-  site: "https://example.com",
-  integrations: [comments({ perPage: 25, orphans: "ignore", feeds: { state: "/comments/state.json" } })],
-});
-`;
 
 let mock: MockServer;
 let site: SiteCopy;
@@ -72,7 +64,7 @@ beforeAll(async () => {
   const pages = ["/posts/hello-world", "/posts/code-in-comments/", "/posts/quiet-post"];
   for (let i = 0; i < 60; i++) addComment(pages[i % 3]!, `Comment ${i}`);
   site = copySite("check-then-build");
-  writeFileSync(join(site.dir, "astro.config.mjs"), config);
+  writeFileSync(join(site.dir, "astro.config.mjs"), stateSiteConfig);
   crawlFile = join(site.dir, "node_modules/.astro/astro-comments/check-crawl.jsonl");
 });
 

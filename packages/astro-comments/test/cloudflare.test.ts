@@ -3,19 +3,25 @@
 // user keeps them: the domain and URL in wrangler.jsonc `vars`, the token in .dev.vars (the local
 // stand-in for a secret); the build reads them there too, and the test's own environment has none.
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
 import { startAstroPreview, type NodeServer } from "./helpers/processes.ts";
+import { islandUrl, recordingGet, section } from "./helpers/island-page.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const DOMAIN = "empty.example";
 const TOKEN = "tok-cloudflare-5d1e0b7a93";
 const fixture = fileURLToPath(new URL("./fixtures/cloudflare-site/", import.meta.url));
+/** The Node fixtures' pages, run unchanged in workerd: the fixture holds only what differs. */
+const sharedFiles = {
+  "live-site": ["src/live.config.mjs", "src/pages/live/[...slug].astro"],
+  "island-site": ["src/pages/posts/island.astro"],
+};
 const wranglerBin = join(createRequire(import.meta.url).resolve("wrangler/package.json"), "..", "bin", "wrangler.js");
 
 /**
@@ -50,6 +56,11 @@ interface Worker {
 
 async function buildAndPreview(name: string, apiUrl: string, compatibilityDate: string): Promise<Worker> {
   const site = copySite(name, fixture);
+  for (const [from, files] of Object.entries(sharedFiles))
+    for (const file of files) {
+      mkdirSync(dirname(join(site.dir, file)), { recursive: true });
+      cpSync(fileURLToPath(new URL(`./fixtures/${from}/${file}`, import.meta.url)), join(site.dir, file));
+    }
   configureWorker(site.dir, apiUrl, compatibilityDate);
   // astroBuild spreads process.env first: the empty values hide any COMMENTS_* of the test's own.
   const none = { COMMENTS_DOMAIN: "", COMMENTS_API_URL: "", COMMENTS_API_TOKEN: "" };
@@ -62,16 +73,7 @@ async function buildAndPreview(name: string, apiUrl: string, compatibilityDate: 
 /** Every body and header the tests received: none may hold the token. */
 const received: string[] = [];
 
-async function get(base: string, path: string): Promise<{ status: number; headers: Headers; body: string }> {
-  const response = await fetch(new URL(path, base));
-  const body = await response.text();
-  received.push(body, JSON.stringify([...response.headers]));
-  return { status: response.status, headers: response.headers, body };
-}
-
-const section = (html: string) => /<section class="astro-comments"[\s\S]*?<\/section>/.exec(html)?.[0];
-const islandUrl = (html: string) =>
-  /<link rel="preload" as="fetch" href="([^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
+const get = recordingGet(received);
 
 /** `wrangler deploy --dry-run`'s totals for the built Worker, in KiB; what it would upload is written to `upload`. */
 function dryRunTotals(out: string, upload: string): Promise<{ raw: number; gzip: number; log: string }> {

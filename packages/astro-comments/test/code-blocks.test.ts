@@ -2,15 +2,11 @@
 // A comment's code blocks stay apart when a theme's script wraps each <pre>: AstroPaper 6.1.0's
 // copy button puts every <pre> of a post page in a <div style="position: relative">, and two code
 // blocks in one comment touched (0 px). Chromium, the stylesheet, and the theme's wrapping redone.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { chromiumSkipped, stylesheet, suiteChromium } from "./helpers/stylesheet-page.ts";
 
-const stylesheet = readFileSync(fileURLToPath(new URL("../styles/comments.css", import.meta.url)), "utf8");
-const skipped = chromiumMissing !== undefined && !chromiumRequired;
-let browser: Browser;
+const browser = suiteChromium();
 
 const body =
   "<p>Two ways:</p>" +
@@ -43,7 +39,7 @@ const gaps = (page: Page) =>
   });
 
 async function open(): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await browser().newPage();
   await page.setContent(
     `<!doctype html><html><head><style>${stylesheet}</style></head><body>` +
       `<section class="astro-comments" data-comments><div class="astro-comments__body" data-comment-body>${body}</div></section></body></html>`,
@@ -51,15 +47,7 @@ async function open(): Promise<Page> {
   return page;
 }
 
-describe.skipIf(skipped)("code blocks in a comment body", () => {
-  beforeAll(async () => {
-    if (!chromiumPath) throw new Error(chromiumMissing);
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+describe.skipIf(chromiumSkipped)("code blocks in a comment body", () => {
   it("keep the body's block spacing when a script wraps each <pre> in a div, as AstroPaper's does", async () => {
     const page = await open();
     // The body's own spacing, unwrapped: paragraph→code, code→code, code→paragraph.

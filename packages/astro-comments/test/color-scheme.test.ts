@@ -2,17 +2,12 @@
 // The darkMode option in Chromium, without a build: the stylesheet and a section marked as
 // <Comments> marks it, on a page whose <html> carries a site toggle or none, under a light or dark
 // system. What is asserted is the section's computed color-scheme.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { colorSchemeAttribute, customColorSchemeCss } from "../src/render/color-scheme.ts";
 import type { RenderSettings } from "../src/integration/options.ts";
-import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
+import { chromiumSkipped, stylesheet, suiteChromium } from "./helpers/stylesheet-page.ts";
 
-const stylesheet = readFileSync(fileURLToPath(new URL("../styles/comments.css", import.meta.url)), "utf8");
-const skipped = chromiumMissing !== undefined && !chromiumRequired;
-let browser: Browser;
+const browser = suiteChromium();
 
 /** The section's color-scheme for one darkMode, `<html>` attributes and system setting. */
 async function schemeOf(
@@ -21,7 +16,7 @@ async function schemeOf(
   system: "light" | "dark",
   body = "",
 ): Promise<string> {
-  const page = await browser.newPage({ colorScheme: system });
+  const page = await browser().newPage({ colorScheme: system });
   const attribute = colorSchemeAttribute(mode);
   const custom = customColorSchemeCss(mode);
   await page.setContent(
@@ -33,15 +28,7 @@ async function schemeOf(
   return scheme;
 }
 
-describe.skipIf(skipped)("darkMode: the section's color-scheme", () => {
-  beforeAll(async () => {
-    if (!chromiumPath) throw new Error(chromiumMissing);
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+describe.skipIf(chromiumSkipped)("darkMode: the section's color-scheme", () => {
   it('"auto" keeps a page without dark mode light on a dark system, and follows data-theme and the dark/light class both ways', async () => {
     expect(await schemeOf("auto", "", "dark")).toBe("normal");
     expect(await schemeOf("auto", 'style="color-scheme: light dark"', "dark")).toBe("light dark");

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild, listFiles } from "./helpers/astro-cli.ts";
 import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 import { startNodeServer, type NodeServer } from "./helpers/processes.ts";
+import { islandUrl, recordingGet, section } from "./helpers/island-page.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
 
 const DOMAIN = "empty.example";
@@ -33,18 +34,8 @@ let out: string;
 /** Every body and header the tests received, from the server or in Chromium: none may hold the token. */
 const received: string[] = [];
 
-async function get(path: string): Promise<{ status: number; headers: Headers; body: string }> {
-  const response = await fetch(new URL(path, base));
-  const body = await response.text();
-  received.push(body, JSON.stringify([...response.headers]));
-  return { status: response.status, headers: response.headers, body };
-}
-
-/** The comments section of an HTML document or fragment. */
-const section = (html: string) => /<section class="astro-comments"[\s\S]*?<\/section>/.exec(html)?.[0];
-/** The island's URL as the page preloads it (a GET: cacheable). */
-const islandUrl = (html: string) =>
-  /<link rel="preload" as="fetch" href="([^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
+const read = recordingGet(received);
+const get = (path: string) => read(base, path);
 
 // Counts island fetches that settled, one macrotask after the island script saw the response, so
 // by then Astro's replaceServerIsland has decided whether to swap. Layout shifts are summed too.

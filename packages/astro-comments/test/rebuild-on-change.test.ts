@@ -12,6 +12,7 @@ import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { run, type RunResult } from "./helpers/pack-sites.ts";
 import { serve } from "./helpers/servers.ts";
 import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
+import { stateSiteConfig } from "./helpers/state-site.ts";
 import { serveStatic } from "./helpers/static-site.ts";
 
 const DOMAIN = "empty.example";
@@ -23,15 +24,6 @@ const guide = readFileSync(fileURLToPath(new URL("../../../docs/rebuild-on-chang
 const forbidAstro = `data:text/javascript,${encodeURIComponent(
   'import{registerHooks}from"node:module";registerHooks({resolve(s,c,n){if(/^(astro|vite)(\\/|$)/.test(s))throw new Error("the check loaded "+s);return n(s,c)}});',
 )}`;
-
-const config = `import { defineConfig } from "astro/config";
-import comments from "astro-comments";
-
-export default defineConfig({
-  site: "https://example.com",
-  integrations: [comments({ perPage: 25, orphans: "ignore", feeds: { state: "/comments/state.json" } })],
-});
-`;
 
 let mock: MockServer;
 let site: SiteCopy;
@@ -134,7 +126,7 @@ beforeAll(async () => {
     });
 
   site = copySite("freshness");
-  writeFileSync(join(site.dir, "astro.config.mjs"), config);
+  writeFileSync(join(site.dir, "astro.config.mjs"), stateSiteConfig);
   const build = await astroBuild(
     { COMMENTS_DOMAIN: DOMAIN, COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
     undefined,
