@@ -1,15 +1,18 @@
-import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./scripts/test-sequencer.ts";
+import { testWorkers } from "./scripts/test-workers.ts";
 
 export default defineConfig({
   test: {
-    // One npm registry for the whole run, our packages published to it (scripts/test-registry.ts).
-    globalSetup: ["scripts/test-registry.ts"],
-    // A file per core, not vitest's default of one fewer (a single file at a time on two cores):
-    // the slow files mostly wait on installs, the network and child processes. Measured on
-    // 2026-11-27 on this 2-core machine (load 1-5): the eight files that install took 274 s with
-    // two at a time against 434 s one at a time.
-    maxWorkers: Math.max(2, availableParallelism()),
+    // One temporary folder for the whole run, removed at its end (scripts/test-tmpdir.ts); one npm
+    // registry, our packages published to it (scripts/test-registry.ts).
+    globalSetup: ["scripts/test-tmpdir.ts", "scripts/test-registry.ts"],
+    // Files per core (scripts/test-workers.ts), longest first (scripts/test-sequencer.ts). Measured
+    // on 2026-11-27 on this 2-core machine: the vitest run took 586 s when the astro-comments
+    // project ran its files one at a time after the others, 450 s with all of them sharing two
+    // workers, longest first.
+    maxWorkers: testWorkers,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       // Timeouts only catch a test that hangs, so they are far above what any test needs on a
       // loaded machine (a CI runner shared with other jobs, both cores busy): a slow machine must

@@ -62,10 +62,15 @@ function exec(command: string, args: string[], cwd: string): Promise<string> {
   );
 }
 
-/** Whether a queued test file imports the helper that installs from the registry. */
+/** Whether a test file imports the helper that installs from the registry. */
+export function installsFromRegistry(file: string): boolean {
+  return /helpers\/registry\.ts["']/.test(readFileSync(file, "utf8"));
+}
+
+/** Whether a queued test file installs from the registry. */
 function wanted(project: TestProject): boolean {
   const files = project.vitest.state.getPaths();
-  return files.length === 0 || files.some((file) => /helpers\/registry\.ts["']/.test(readFileSync(file, "utf8")));
+  return files.length === 0 || files.some(installsFromRegistry);
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
