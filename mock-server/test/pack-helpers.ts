@@ -5,11 +5,9 @@
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { inject } from "vitest";
-import { npm, type PackedPackage } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
-import { registryEnv } from "../../packages/astro-comments/test/helpers/registry.ts";
+import { npm, siteEnv, type PackedPackage } from "../../packages/astro-comments/test/helpers/pack-sites.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -63,28 +61,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/**
- * The environment of a site's command, as a developer's shell has it: this repository's Node
- * first; none of an enclosing npm's variables, nor vitest's (under NODE_ENV=test and VITEST*,
- * Astro's dev server answers every page "Cannot GET"), nor credentials of our own; the run's
- * registry where one was started.
- */
-function siteEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(npm_|VITEST|COMMENTS_)|^(INIT_CWD|TEST|NODE_ENV)$/i.test(key)) env[key] = value;
-  }
-  const pathKey = Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
-  env[pathKey] = [dirname(process.execPath), env[pathKey]].filter(Boolean).join(delimiter);
-  return {
-    ...env,
-    ...(inject("registry") ? registryEnv() : {}),
-    ASTRO_TELEMETRY_DISABLED: "1",
-    NO_COLOR: "1",
-    ...extra,
-  };
-}
-
 export interface Started {
   /** Everything printed so far, stdout and stderr interleaved. */
   output(): string;
@@ -104,7 +80,7 @@ export function start(
   command: string,
   args: readonly string[],
   cwd: string,
-  env: Record<string, string | undefined> = {},
+  env: Record<string, string> = {},
 ): Started {
   const child = spawn(command, args, { cwd, env: siteEnv(env), detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

@@ -7,11 +7,12 @@
 // module-files.ts). The entries are written one JSON line each through a stream, in the
 // background: the build goes on while they are written.
 import { createReadStream, createWriteStream } from "node:fs";
-import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { finished } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
+import { writeAside } from "../utils/write-aside.ts";
 import type { PageEntryData } from "./entry-schema.ts";
 
 const FORMAT = 3;
@@ -121,13 +122,6 @@ async function readEntriesFile(file: string, source: string): Promise<LastGoodEn
   } catch {
     return undefined;
   }
-}
-
-/** Written aside and renamed into place, so an interrupted build never leaves half a file. */
-async function writeAside(file: string, write: (temporary: string) => Promise<void>): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await write(temporary);
-  await rename(temporary, file);
 }
 
 async function writeLines(file: string, header: object, entries: readonly StoredEntry[]): Promise<void> {

@@ -5,13 +5,14 @@
 // new file: neither Vite's module cache in `astro dev` nor an interrupted build can serve a stale
 // one. They double as the last good comments: an entry restored after an outage points at its
 // module again.
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PageCommentsData } from "./entry-schema.ts";
 import { configError } from "../errors.ts";
 import { CacheDirOnOtherDrive } from "../errors-data.ts";
 import { integrityDigest } from "../utils/integrity-digest.ts";
+import { writeAside } from "../utils/write-aside.ts";
 import {
   commentDataFile,
   commentModuleSource,
@@ -90,15 +91,7 @@ export function commentModules(config: {
   const inline = commentsInBundle(config);
   const dataFile = (filePath: string) => absolute(filePath).replace(/\.mjs$/, ".json");
   let made: Promise<unknown> | undefined;
-  const writeAside = async (file: string, text: string) => {
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, text);
-    // A folder where the file belongs (a damaged cache) is no comments: it makes way.
-    await rename(temporary, file).catch(async () => {
-      await rm(file, { recursive: true, force: true });
-      await rename(temporary, file);
-    });
-  };
+  const writeText = (file: string, text: string) => writeAside(file, (temporary) => writeFile(temporary, text));
   // undefined when there is no file, null when it cannot be read (a folder in its place).
   const readSource = (file: string) =>
     readFile(file, "utf8").then(
@@ -155,11 +148,11 @@ export function commentModules(config: {
     },
     async write(filePath, pages) {
       await (made ??= mkdir(dir, { recursive: true }));
-      if (inline) return writeAside(absolute(filePath), commentModuleSource(pages, components));
+      if (inline) return writeText(absolute(filePath), commentModuleSource(pages, components));
       // The data first: a module under its final name always finds its comments.
       const { json, index } = commentDataFile(pages);
-      await writeAside(dataFile(filePath), json);
-      await writeAside(absolute(filePath), externalModuleSource(dataFile(filePath), index, components));
+      await writeText(dataFile(filePath), json);
+      await writeText(absolute(filePath), externalModuleSource(dataFile(filePath), index, components));
     },
     // Either kind, whichever the site (or an earlier release) wrote: the comments inside, or where the module says they are.
     read: (filePath) => inspect(filePath, parsePageSlice, (pages) => pages),

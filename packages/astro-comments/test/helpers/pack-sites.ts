@@ -39,16 +39,18 @@ export interface RunResult {
 }
 
 /**
- * The environment of every command in a temporary site: this repository's Node first on PATH (npm
- * and the scripts it runs use it), none of the npm_* variables an enclosing `npm test` sets, which
- * would point npm back at this repository, and no NODE_PATH: pnpm's .bin shims set it, and it
- * lets require() find packages that a strict node_modules does not give the code asking. Package
- * managers use the run's registry where one was started.
+ * The environment of every command in a temporary site, as a developer's shell has it: this
+ * repository's Node first on PATH (npm and the scripts it runs use it); none of the npm_* variables
+ * an enclosing `npm test` sets, which would point npm back at this repository; no NODE_PATH
+ * (pnpm's .bin shims set it, and it lets require() find packages that a strict node_modules does
+ * not give the code asking); none of vitest's (under NODE_ENV=test and VITEST*, Astro's dev server
+ * answers every page "Cannot GET"), nor credentials of our own. Package managers use the run's
+ * registry where one was started.
  */
-function siteEnv(extra: Record<string, string>): Record<string, string> {
+export function siteEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^npm_/i.test(key) && key !== "INIT_CWD" && key.toUpperCase() !== "NODE_PATH")
+    if (value !== undefined && !/^(npm_|VITEST|COMMENTS_)|^(INIT_CWD|NODE_PATH|TEST|NODE_ENV)$/i.test(key))
       env[key] = value;
   }
   const pathKey = Object.keys(env).find((key) => key.toUpperCase() === "PATH") ?? "PATH";
