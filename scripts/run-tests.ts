@@ -5,8 +5,7 @@
 // The package build happens here, not in bootstrap.sh (`npm test` runs it with --no-build), so
 // `tsc -b` runs once and a build error is reported as a named check.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromiumMissing } from "../packages/astro-comments/test/helpers/chromium.ts";
@@ -37,9 +36,13 @@ interface VitestReport {
   testResults: { name: string; status: string; message: string; assertionResults: { status: string }[] }[];
 }
 
-const reports = mkdtempSync(join(tmpdir(), "astro-comments-tests-"));
+// The run's reports, where the next run overwrites them (the temporary folder would keep one per run).
+const reports = join(root, "node_modules/.cache/astro-comments-tests");
+mkdirSync(reports, { recursive: true });
 const report = join(reports, "vitest.json");
 const timings = join(reports, "file-timings.json");
+// A run that writes no report must not be read as the previous run's.
+for (const file of [report, timings]) rmSync(file, { force: true });
 process.stdout.write("\n== vitest\n");
 const vitest = spawnSync(
   "vitest",
