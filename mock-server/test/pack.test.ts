@@ -280,18 +280,23 @@ describe("the guide's commands, in a fresh Astro site", () => {
     }
   });
 
-  it("reads the first line from a shell script, builds against the mock and stops it", {
+  it("reads the first line from a shell script, builds against the mock and stops it, whatever log an earlier run left", {
     timeout: 300_000,
   }, async () => {
     rmSync(join(site, "dist"), { recursive: true, force: true });
+    // An earlier run's log, naming a mock that is gone: it must not pass for this run's.
+    const stale = "Comments API mock listening on http://127.0.0.1:9 token=stale-token domains=stale.test\n";
+    writeFileSync(join(site, "mock.log"), stale);
     const bash = launch("bash", ["-e", "-c", block("first-line-shell")]);
     expect(await bash.exited, bash.output()).toBe(0);
     // Its output ends only when the mock, which shares it, has stopped too.
     await bash.closed;
     running.delete(bash);
-    expect(bash.output()).toMatch(
-      /\[astro-comments\] fetching comments of my-site\.test from http:\/\/127\.0\.0\.1:\d+\/api\/comments/,
-    );
+    const [line] = readFileSync(join(site, "mock.log"), "utf8").split("\n");
+    const url = firstLine.exec(`${line}\n`)?.groups?.url;
+    expect(url, line).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url).not.toBe("http://127.0.0.1:9");
+    expect(bash.output()).toContain(`[astro-comments] fetching comments of my-site.test from ${url}/api/comments`);
     expect(readFileSync(join(site, "dist/posts/hello-world/index.html"), "utf8")).toMatch(
       /data-comment-author[^>]*>Jane Doe</,
     );
