@@ -293,7 +293,7 @@ describe("the guide's commands, in a fresh Astro site", () => {
     await bash.closed;
     running.delete(bash);
     const [line] = readFileSync(join(site, "mock.log"), "utf8").split("\n");
-    const url = firstLine.exec(`${line}\n`)?.groups?.url;
+    const url = firstLine.exec(line!)?.groups?.url;
     expect(url, line).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(url).not.toBe("http://127.0.0.1:9");
     expect(bash.output()).toContain(`[astro-comments] fetching comments of my-site.test from ${url}/api/comments`);

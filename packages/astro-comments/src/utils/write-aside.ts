@@ -12,13 +12,11 @@ export async function writeAside(file: string, write: (temporary: string) => Pro
   try {
     await write(temporary);
     await rename(temporary, file).catch(async (error: unknown) => {
-      if (
-        !(await stat(file).then(
-          (found) => found.isDirectory(),
-          () => false,
-        ))
-      )
-        throw error;
+      const folder = await stat(file).then(
+        (found) => found.isDirectory(),
+        () => false,
+      );
+      if (!folder) throw error;
       await rm(file, { recursive: true, force: true });
       await rename(temporary, file);
     });
