@@ -176,7 +176,7 @@ export interface ListCommentsQuery {
    */
   path?: string;
   /**
-   * Top-level comments per page (default 50). The server may cap it; read meta.per_page. Below 2^63: PHP's integers end at 2^63 - 1, and Laravel's integer rule refuses a larger number (422), so the bound is written as the exclusive 2^63, which every JSON parser reads exactly. A service may validate a lower maximum (a Laravel 8 app with max:100 answers 422 above it): a client asking for more than 100 must be ready to ask again for fewer.
+   * Top-level comments per page (default 50). The server may cap it; read meta.per_page. At most 2^63 - 1 (PHP_INT_MAX): Laravel's integer rule refuses a larger number (422). A parser that reads JSON numbers as doubles rounds that maximum up to 2^63, so the bound is also stated as the exclusive 2^63, which every parser reads exactly. A service may validate a lower maximum (a Laravel 8 app with max:100 answers 422 above it): a client asking for more than 100 must be ready to ask again for fewer.
    */
   per_page?: number;
   /**
