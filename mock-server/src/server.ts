@@ -193,9 +193,10 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
     if (!jsonWanted && withoutAcceptJson === "warn" && !warnedOfAccept) {
       warnedOfAccept = true;
       onWarning(
-        `a request to /api/comments without "Accept: application/json" (user-agent: ${req.headers["user-agent"] ?? "none"}). ` +
+        // The user agent names the client to fix; control characters are not written to a terminal.
+        `a request to /api/comments without "Accept: application/json" (user-agent: ${(req.headers["user-agent"] ?? "none").replace(/[\u0000-\u001f\u007f]/g, "?")}). ` +
           "A Laravel service answers such a request's errors with a redirect or an HTML page, not JSON: send the header " +
-          "(--laravel8 answers as Laravel does). Said once.",
+          "(--without-accept-json laravel, part of --laravel8, answers as Laravel does). Said once.",
       );
     }
     /** The answer, or Laravel's redirect or HTML page for an error the request did not ask JSON for. */
