@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveOptions } from "../src/integration/options.ts";
 import { syncComments } from "../src/loader/sync-comments.ts";
+import type { SiteHandoff } from "../src/site-registry.ts";
 import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep } from "./helpers/servers.ts";
 import { cannotMount, mountTmpfs, type Tmpfs } from "./helpers/tmpfs.ts";
@@ -37,7 +38,7 @@ afterAll(async () => {
   await mock?.close();
 });
 
-function build(): { options: ReturnType<typeof resolveOptions>; command: "build" } {
+function build(): SiteHandoff {
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
   return { options: resolveOptions({ retries: 0 }, env), command: "build" };
 }

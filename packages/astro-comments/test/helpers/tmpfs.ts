@@ -18,9 +18,9 @@ export interface Tmpfs {
   unmount(): void;
 }
 
-/** A tmpfs of `size` bytes in a new temporary folder. */
-export function mountTmpfs(size: number): Tmpfs {
-  const dir = mkdtempSync(join(tmpdir(), "ac-tmpfs-"));
+/** A tmpfs of `size` bytes in a new folder in `parent` (one every user can reach, for tests that build as another user). */
+export function mountTmpfs(size: number, parent = tmpdir()): Tmpfs {
+  const dir = mkdtempSync(join(parent, "ac-tmpfs-"));
   mount(["-t", "tmpfs", "-o", `size=${size},mode=0755`, "tmpfs", dir]);
   const filler = join(dir, "filler");
   return {
