@@ -22,7 +22,7 @@ function running(pid: number): boolean {
 }
 
 /** Whether `name` is a temporary file of a write (the pid it names, or undefined). */
-export function temporaryOwner(name: string): number | undefined {
+function temporaryOwner(name: string): number | undefined {
   const pid = TEMPORARY.exec(name)?.[1];
   return pid === undefined ? undefined : Number(pid);
 }
