@@ -1,9 +1,10 @@
 // The cache folder as CI machines give it, in real `astro build`s of one copy of the example site:
 // `node_modules/.astro` or `cacheDir` a symlink to another disk (how CI caches are mounted), a
-// read-only mount, a folder of another user, and a check killed mid-crawl (SIGKILL, or SIGTERM as
-// a cancelled CI job sends). After each, a build with the service down ships the last good
-// comments whole, and so does one with Astro's data store deleted. The disk that fills up is in
-// full-disk.test.ts, on the loader's sync.
+// read-only mount, a folder of another user, a disk too full for Astro's data store, and a check
+// killed mid-crawl (SIGKILL, or SIGTERM as a cancelled CI job sends). After each, a build with the
+// service down ships the last good comments whole, and so does one with Astro's data store
+// deleted. The disk filled to each level while the comments are written is in full-disk.test.ts,
+// on the loader's sync.
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { spawn, execFileSync } from "node:child_process";
 import {
@@ -156,13 +157,15 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
   );
 
   it(
-    "a read-only cache: the build says so in its first line, with the folder and the way out",
+    "a read-only cache: the build says so in its first line, with the folder and the way out; during an outage it ships the last good comments",
     async () => {
       // Read-only only while the build runs: it is back to read-write for the builds after.
       disk.readOnly(true);
       let readOnly: Build;
+      let readOnlyDown: Build;
       try {
         readOnly = await build(linkedCacheDir(), true);
+        readOnlyDown = await build(linkedCacheDir(), false);
       } finally {
         disk.readOnly(false);
       }
@@ -172,6 +175,9 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
         /cannot write to the cache folder .*ci-cache\/astro-comments(\/modules)? \(EROFS\), where this build must save the comments; .* set cacheDir in astro\.config/,
       );
       expect(readOnly.log).not.toMatch(/Unhandled 'error' event|\n\s+at /);
+      // During an outage, intact last good comments need no write: the build ships them.
+      expect(readOnlyDown.code, readOnlyDown.log).toBe(0);
+      expect(readOnlyDown.pages).toEqual(reference);
       await lastGoodShipsWhole(linkedCacheDir());
     },
     4 * BUILD_TIMEOUT_MS,
@@ -189,6 +195,32 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
       expect(other.log).toMatch(
         /astro-comments: cannot write to the cache folder .*ci-cache\/astro-comments(\/modules)? \(EACCES\), where this build must save the comments; make it writable by the user running the build, or set cacheDir/,
       );
+      await lastGoodShipsWhole(linkedCacheDir());
+    },
+    4 * BUILD_TIMEOUT_MS,
+  );
+
+  it(
+    "a full disk under Astro's data store: one line of ours says so before Astro's error",
+    async () => {
+      disk.fill(4096);
+      let full: Build;
+      try {
+        full = await build(linkedCacheDir(), true);
+      } finally {
+        disk.unfill();
+      }
+      expect(full.code).not.toBe(0);
+      const lines = full.log.split("\n");
+      const ours = lines.findIndex((line) =>
+        /\[WARN\] \[astro-comments\] the disk holding the cache folder .*ci-cache has [\d,]+ KiB free, less than Astro's data store needs there/.test(
+          line,
+        ),
+      );
+      const astros = lines.findIndex((line) => line.startsWith("[UnknownFilesystemError]"));
+      expect(ours, full.log).toBeGreaterThanOrEqual(0);
+      expect(astros, full.log).toBeGreaterThan(ours);
+      expect(full.log).not.toMatch(/Unhandled 'error' event/);
       await lastGoodShipsWhole(linkedCacheDir());
     },
     4 * BUILD_TIMEOUT_MS,

@@ -2,6 +2,9 @@
 // Astro's data store, its comments in a content module (see module-shards.ts). Pages whose
 // comments did not change keep their entry, digest and module, and are neither sanitized nor
 // highlighted again. When the fetch fails, outage-fallback.ts keeps the last good comments.
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { CrawlSummary } from "../api/crawl-comments.ts";
 import { configError, withoutTrace } from "../errors.ts";
 import { CacheNotWritable } from "../errors-data.ts";
@@ -11,6 +14,7 @@ import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads 
 import { RENDER_VERSION } from "../render/render-body.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import { count, listPages, plural } from "../utils/counting.ts";
+import { diskRoom } from "../utils/disk-room.ts";
 import { pruneLeftoverTemps } from "../utils/leftover-temps.ts";
 import { cannotWrite } from "../utils/writable-folder.ts";
 import { entryDigest } from "./entry-digest.ts";
@@ -124,6 +128,7 @@ export async function syncComments(
       .join("\n"),
   );
   const lastFetch: LastFetch = { source, fetchedAt, contentDigest };
+  await warnIfStoreMayNotFit(context, entries);
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build. Old
   // modules go only once the saved list no longer points at them.
@@ -154,6 +159,31 @@ export async function syncComments(
     `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary, fetched.reused)}`,
   );
 }
+
+/**
+ * Astro saves its data store in the cacheDir right after this sync, and on a full disk fails with
+ * an UnknownFilesystemError that does not say which disk: one line of ours first says so. The
+ * store Astro saved last time (or, on a first build, this sync's entries) is the size to expect.
+ */
+async function warnIfStoreMayNotFit(context: SyncContext, entries: readonly StoredEntry[]) {
+  const cacheDir = resolve(fileURLToPath(context.config.cacheDir));
+  const room = await diskRoom(cacheDir);
+  if (room === undefined) return;
+  const saved = await stat(join(cacheDir, "data-store.json")).then(
+    (found) => found.size,
+    () => 0,
+  );
+  const needed = Math.max(
+    saved,
+    entries.reduce((sum, entry) => sum + JSON.stringify(entry).length, 0),
+  );
+  if (room >= needed) return;
+  context.logger.warn(
+    `the disk holding the cache folder ${cacheDir} has ${kib(room)} free, less than Astro's data store needs there (about ${kib(needed)}); if Astro now fails with UnknownFilesystemError (ENOSPC), that is why: free space on that disk, or set cacheDir in astro.config to a folder on one with room`,
+  );
+}
+
+const kib = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString("en-US")} KiB`;
 
 function describeFetch(summary: CrawlSummary, reused: FetchedComments["reused"]): string {
   if (reused) {
