@@ -118,13 +118,42 @@ async function lastGoodShipsWhole(
 
 const defaultCacheDir = () => join(site.dir, "node_modules/.astro");
 
+/** A build that failed because it cannot write its cache: our line is the first error, with the folder, the code and the way out. */
+function expectRefused(failed: Build, code: string) {
+  expect(failed.code).not.toBe(0);
+  const firstError = failed.log.split("\n").find((line) => /^\[\w+Error\]/.test(line));
+  expect(firstError).toMatch(
+    new RegExp(
+      `^\\[CommentsConfigError\\] astro-comments: cannot write to the cache folder .*ci-cache/astro-comments(/modules)? \\(${code}\\), where this build must save the comments; make it writable by the user running the build, or set cacheDir in astro\\.config to a folder that is\\.$`,
+    ),
+  );
+  expect(failed.log).not.toMatch(/Unhandled 'error' event|\n\s+at /);
+}
+
+/**
+ * One case of the table: `run`, then the two outage builds that must ship the last good comments
+ * whole, then what `run` returned to check after them.
+ */
+function cacheCase(name: string, cacheDir: () => string, run: () => Promise<void | (() => void)>) {
+  it(
+    name,
+    async () => {
+      const after = await run();
+      await lastGoodShipsWhole(cacheDir());
+      after?.();
+    },
+    4 * BUILD_TIMEOUT_MS,
+  );
+}
+
 describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds, real mounts)", () => {
   beforeAll(async () => {
     mock = await startMockServer({ dataset: { seed: 41, size: 800, paths: 2000 } });
   });
 
-  it(
+  cacheCase(
     "node_modules/.astro a symlink to another disk: builds with the service up, and down",
+    defaultCacheDir,
     async () => {
       const target = join(disk.dir, "dot-astro");
       mkdirSync(target);
@@ -135,29 +164,23 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
       expect(up.log).not.toMatch(/UNRESOLVED_IMPORT|\[WARN\] \[astro-comments\]/);
       reference = up.pages;
       expect(Object.values(reference).flat().length).toBeGreaterThan(10);
-      await lastGoodShipsWhole(defaultCacheDir());
     },
-    4 * BUILD_TIMEOUT_MS,
   );
 
   const linkedCacheDir = () => join(site.dir, "ci-cache");
 
-  it(
-    "cacheDir a symlink to another disk: builds with the service up, and down",
-    async () => {
-      const target = join(disk.dir, "ci-cache");
-      mkdirSync(target);
-      symlinkSync(target, linkedCacheDir());
-      const up = await build(linkedCacheDir(), true);
-      expect(up.code, up.log).toBe(0);
-      expect(up.pages).toEqual(reference);
-      await lastGoodShipsWhole(linkedCacheDir());
-    },
-    4 * BUILD_TIMEOUT_MS,
-  );
+  cacheCase("cacheDir a symlink to another disk: builds with the service up, and down", linkedCacheDir, async () => {
+    const target = join(disk.dir, "ci-cache");
+    mkdirSync(target);
+    symlinkSync(target, linkedCacheDir());
+    const up = await build(linkedCacheDir(), true);
+    expect(up.code, up.log).toBe(0);
+    expect(up.pages).toEqual(reference);
+  });
 
-  it(
+  cacheCase(
     "a read-only cache: the build says so in its first line, with the folder and the way out; during an outage it ships the last good comments",
+    linkedCacheDir,
     async () => {
       // Read-only only while the build runs: it is back to read-write for the builds after.
       disk.readOnly(true);
@@ -169,39 +192,29 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
       } finally {
         disk.readOnly(false);
       }
-      expect(readOnly.code).not.toBe(0);
-      const ours = readOnly.log.split("\n").find((line) => line.includes("astro-comments:"));
-      expect(ours).toMatch(
-        /cannot write to the cache folder .*ci-cache\/astro-comments(\/modules)? \(EROFS\), where this build must save the comments; .* set cacheDir in astro\.config/,
-      );
-      expect(readOnly.log).not.toMatch(/Unhandled 'error' event|\n\s+at /);
+      expectRefused(readOnly, "EROFS");
       // During an outage, intact last good comments need no write: the build ships them.
       expect(readOnlyDown.code, readOnlyDown.log).toBe(0);
       expect(readOnlyDown.pages).toEqual(reference);
-      await lastGoodShipsWhole(linkedCacheDir());
     },
-    4 * BUILD_TIMEOUT_MS,
   );
 
-  it(
+  cacheCase(
     "a cache folder the build's user cannot write (restored as root, built as another user)",
+    linkedCacheDir,
     async () => {
       // The site is the other user's; the cache (and what is in it) stays root's.
       execFileSync("chown", ["-R", `${NOBODY}:${NOBODY}`, site.dir]);
       chmodSync(site.dir, 0o755);
       const other = await build(linkedCacheDir(), true, NOBODY);
       execFileSync("chown", ["-R", "0:0", site.dir]);
-      expect(other.code).not.toBe(0);
-      expect(other.log).toMatch(
-        /astro-comments: cannot write to the cache folder .*ci-cache\/astro-comments(\/modules)? \(EACCES\), where this build must save the comments; make it writable by the user running the build, or set cacheDir/,
-      );
-      await lastGoodShipsWhole(linkedCacheDir());
+      expectRefused(other, "EACCES");
     },
-    4 * BUILD_TIMEOUT_MS,
   );
 
-  it(
+  cacheCase(
     "a full disk under Astro's data store: one line of ours says so before Astro's error",
+    linkedCacheDir,
     async () => {
       disk.fill(4096);
       let full: Build;
@@ -221,13 +234,12 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
       expect(ours, full.log).toBeGreaterThanOrEqual(0);
       expect(astros, full.log).toBeGreaterThan(ours);
       expect(full.log).not.toMatch(/Unhandled 'error' event/);
-      await lastGoodShipsWhole(linkedCacheDir());
     },
-    4 * BUILD_TIMEOUT_MS,
   );
 
-  it(
+  cacheCase(
     "a check killed mid-crawl: SIGTERM removes its temporary file before it exits, SIGKILL's goes at the next build",
+    linkedCacheDir,
     async () => {
       const cacheFolder = join(linkedCacheDir(), "astro-comments");
       const temporaries = () =>
@@ -239,10 +251,9 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
         expect(ended).toEqual({ code: null, signal });
         expect(temporaries()).toEqual(signal === "SIGTERM" ? [] : written);
       }
-      await lastGoodShipsWhole(linkedCacheDir());
-      expect(temporaries()).toEqual([]);
+      // The builds after remove what SIGKILL left.
+      return () => expect(temporaries()).toEqual([]);
     },
-    4 * BUILD_TIMEOUT_MS,
   );
 });
 
