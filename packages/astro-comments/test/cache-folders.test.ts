@@ -170,8 +170,9 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
   const linkedCacheDir = () => join(site.dir, "ci-cache");
 
   cacheCase("cacheDir a symlink to another disk: builds with the service up, and down", linkedCacheDir, async () => {
-    const target = join(disk.dir, "ci-cache");
-    mkdirSync(target);
+    // Deeper than the link: a path counted from the link's folder would point elsewhere.
+    const target = join(disk.dir, "runner", "cache", "ci-cache");
+    mkdirSync(target, { recursive: true });
     symlinkSync(target, linkedCacheDir());
     const up = await build(linkedCacheDir(), true);
     expect(up.code, up.log).toBe(0);

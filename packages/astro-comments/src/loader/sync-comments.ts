@@ -60,11 +60,12 @@ export async function syncComments(
   // write the cache is known before it writes anything (else a read-only cache shows as a write
   // failing half way, or as Astro's own data store failing without saying where). A failed fetch
   // may need to write nothing (the last good comments are intact), so only a fetch that succeeded
-  // stops for it.
+  // stops for it. Only a build probes: `astro dev` syncs on every refresh, and a probe file coming
+  // and going in a watched cacheDir would be noise there.
   const refusals = Promise.all(
     [files.dir, modules.dir].map(async (dir) => {
       await pruneLeftoverTemps(dir);
-      return { dir, code: await cannotWrite(dir) };
+      return { dir, code: site.command === "build" ? await cannotWrite(dir) : undefined };
     }),
   );
   const previousFetch = await files.readFetch();
