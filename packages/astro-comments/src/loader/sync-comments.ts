@@ -2,9 +2,6 @@
 // Astro's data store, its comments in a content module (see module-shards.ts). Pages whose
 // comments did not change keep their entry, digest and module, and are neither sanitized nor
 // highlighted again. When the fetch fails, outage-fallback.ts keeps the last good comments.
-import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CrawlSummary } from "../api/crawl-comments.ts";
 import { configError, withoutTrace } from "../errors.ts";
 import { CacheNotWritable } from "../errors-data.ts";
@@ -14,9 +11,7 @@ import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads 
 import { RENDER_VERSION } from "../render/render-body.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import { count, listPages, plural } from "../utils/counting.ts";
-import { diskRoom } from "../utils/disk-room.ts";
-import { pruneLeftoverTemps } from "../utils/leftover-temps.ts";
-import { cannotWrite } from "../utils/writable-folder.ts";
+import { prepareCacheFolder, storeRoomWarning } from "./cache-folder.ts";
 import { entryDigest } from "./entry-digest.ts";
 import type { PageEntryData } from "./entry-schema.ts";
 import { ago, startFetch, type ClientOverrides, type FetchedComments } from "./fetch-comments.ts";
@@ -56,18 +51,8 @@ export async function syncComments(
   const source = sourceOf(credentials);
   const files = lastGoodFiles(context.config.cacheDir, source);
   const modules = commentModules(context.config);
-  // While the fetch runs: what killed or failed writes left is removed, and whether this build can
-  // write the cache is known before it writes anything (else a read-only cache shows as a write
-  // failing half way, or as Astro's own data store failing without saying where). A failed fetch
-  // may need to write nothing (the last good comments are intact), so only a fetch that succeeded
-  // stops for it. Only a build probes: `astro dev` syncs on every refresh, and a probe file coming
-  // and going in a watched cacheDir would be noise there.
-  const refusals = Promise.all(
-    [files.dir, modules.dir].map(async (dir) => {
-      await pruneLeftoverTemps(dir);
-      return { dir, code: site.command === "build" ? await cannotWrite(dir) : undefined };
-    }),
-  );
+  // While the fetch runs (see cache-folder.ts): only a fetch that succeeded stops for a refusal.
+  const refusals = prepareCacheFolder([files.dir, modules.dir], site.command === "build");
   const previousFetch = await files.readFetch();
 
   let fetched;
@@ -82,9 +67,9 @@ export async function syncComments(
     return;
   }
 
-  const refused = (await refusals).find(({ code }) => code !== undefined);
+  const refused = await refusals;
   if (refused !== undefined)
-    throw withoutTrace(configError(CacheNotWritable, refused.dir, refused.code!), (trace) => logger.debug(trace));
+    throw withoutTrace(configError(CacheNotWritable, refused.dir, refused.code), (trace) => logger.debug(trace));
   const { threads, summary, crawlState } = fetched;
   if (crawlState !== undefined) site.crawlState = crawlState;
   const redirects = (context.config.redirects ?? {}) as Record<string, RedirectTarget>;
@@ -129,7 +114,10 @@ export async function syncComments(
       .join("\n"),
   );
   const lastFetch: LastFetch = { source, fetchedAt, contentDigest };
-  await warnIfStoreMayNotFit(context, entries);
+  if (site.command === "build") {
+    const warning = await storeRoomWarning(context.config.cacheDir, entries);
+    if (warning) logger.warn(warning);
+  }
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build. Old
   // modules go only once the saved list no longer points at them.
@@ -160,31 +148,6 @@ export async function syncComments(
     `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary, fetched.reused)}`,
   );
 }
-
-/**
- * Astro saves its data store in the cacheDir right after this sync, and on a full disk fails with
- * an UnknownFilesystemError that does not say which disk: one line of ours first says so. The
- * store Astro saved last time (or, on a first build, this sync's entries) is the size to expect.
- */
-async function warnIfStoreMayNotFit(context: SyncContext, entries: readonly StoredEntry[]) {
-  const cacheDir = resolve(fileURLToPath(context.config.cacheDir));
-  const room = await diskRoom(cacheDir);
-  if (room === undefined) return;
-  const saved = await stat(join(cacheDir, "data-store.json")).then(
-    (found) => found.size,
-    () => 0,
-  );
-  const needed = Math.max(
-    saved,
-    entries.reduce((sum, entry) => sum + JSON.stringify(entry).length, 0),
-  );
-  if (room >= needed) return;
-  context.logger.warn(
-    `the disk holding the cache folder ${cacheDir} has ${kib(room)} free, less than Astro's data store needs there (about ${kib(needed)}); if Astro now fails with UnknownFilesystemError (ENOSPC), that is why: free space on that disk, or set cacheDir in astro.config to a folder on one with room`,
-  );
-}
-
-const kib = (bytes: number) => `${Math.ceil(bytes / 1024).toLocaleString("en-US")} KiB`;
 
 function describeFetch(summary: CrawlSummary, reused: FetchedComments["reused"]): string {
   if (reused) {
