@@ -130,6 +130,27 @@ function expectRefused(failed: Build, code: string) {
   expect(failed.log).not.toMatch(/Unhandled 'error' event|\n\s+at /);
 }
 
+/** Runs `run` with the disk faulty (`set`) and puts it right (`reset`) after, for the builds that follow. */
+async function whileDisk<T>(set: () => void, reset: () => void, run: () => Promise<T>): Promise<T> {
+  set();
+  try {
+    return await run();
+  } finally {
+    reset();
+  }
+}
+
+/** Runs `run` with the site the other user's, while the cache (and what is in it) stays root's. */
+async function siteOfOtherUser<T>(run: () => Promise<T>): Promise<T> {
+  execFileSync("chown", ["-R", `${NOBODY}:${NOBODY}`, site.dir]);
+  chmodSync(site.dir, 0o755);
+  try {
+    return await run();
+  } finally {
+    execFileSync("chown", ["-R", "0:0", site.dir]);
+  }
+}
+
 /**
  * One case of the table: `run`, then the two outage builds that must ship the last good comments
  * whole, then what `run` returned to check after them.
@@ -183,16 +204,11 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
     "a read-only cache: the build says so in its first line, with the folder and the way out; during an outage it ships the last good comments",
     linkedCacheDir,
     async () => {
-      // Read-only only while the build runs: it is back to read-write for the builds after.
-      disk.readOnly(true);
-      let readOnly: Build;
-      let readOnlyDown: Build;
-      try {
-        readOnly = await build(linkedCacheDir(), true);
-        readOnlyDown = await build(linkedCacheDir(), false);
-      } finally {
-        disk.readOnly(false);
-      }
+      const [readOnly, readOnlyDown] = await whileDisk(
+        () => disk.readOnly(true),
+        () => disk.readOnly(false),
+        async () => [await build(linkedCacheDir(), true), await build(linkedCacheDir(), false)],
+      );
       expectRefused(readOnly, "EROFS");
       // During an outage, intact last good comments need no write: the build ships them.
       expect(readOnlyDown.code, readOnlyDown.log).toBe(0);
@@ -204,12 +220,7 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
     "a cache folder the build's user cannot write (restored as root, built as another user)",
     linkedCacheDir,
     async () => {
-      // The site is the other user's; the cache (and what is in it) stays root's.
-      execFileSync("chown", ["-R", `${NOBODY}:${NOBODY}`, site.dir]);
-      chmodSync(site.dir, 0o755);
-      const other = await build(linkedCacheDir(), true, NOBODY);
-      execFileSync("chown", ["-R", "0:0", site.dir]);
-      expectRefused(other, "EACCES");
+      expectRefused(await siteOfOtherUser(() => build(linkedCacheDir(), true, NOBODY)), "EACCES");
     },
   );
 
@@ -217,13 +228,11 @@ describe.skipIf(cannotMount !== undefined)("the cache folder on CI (real builds,
     "a full disk under Astro's data store: one line of ours says so before Astro's error",
     linkedCacheDir,
     async () => {
-      disk.fill(4096);
-      let full: Build;
-      try {
-        full = await build(linkedCacheDir(), true);
-      } finally {
-        disk.unfill();
-      }
+      const full = await whileDisk(
+        () => disk.fill(4096),
+        () => disk.unfill(),
+        () => build(linkedCacheDir(), true),
+      );
       expect(full.code).not.toBe(0);
       const lines = full.log.split("\n");
       const ours = lines.findIndex((line) =>
