@@ -122,6 +122,15 @@ export const ModulesNotWritable = {
   hint: "The comments are kept as modules in Astro's cacheDir (astro.config cacheDir, default node_modules/.astro).",
 } satisfies ErrorData;
 
+/** The build must write the comments into the cacheDir and cannot (a read-only mount, a folder of another user). */
+export const CacheNotWritable = {
+  name: "CacheNotWritable",
+  title: "The cache folder cannot be written.",
+  message: (dir: string, code: string) =>
+    `astro-comments: cannot write to the cache folder ${dir} (${code}), where this build must save the comments; make it writable by the user running the build, or set cacheDir in astro.config to a folder that is.`,
+  hint: "The comments are kept as modules in Astro's cacheDir (default node_modules/.astro). A CI cache restored read-only or owned by another user cannot take them: https://github.com/astro-comments/astro-comments/blob/main/docs/outages.md#the-cache-folder-on-ci",
+} satisfies ErrorData;
+
 // ---------------------------------------------------------------------------------------------
 // Render time and the runtime: plain Errors (CommentsConfigError would pull Astro into them).
 // ---------------------------------------------------------------------------------------------

@@ -194,6 +194,13 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
     : { info: quiet, warn: quiet, debug: quiet };
   const handover = new CheckCrawlWriter(crawlFile, credentials, new Date().toISOString());
   await handover.prepare().catch(quiet);
+  // A cancelled CI job sends SIGTERM: the half-written crawl goes before the check does, and the
+  // signal is raised again so the check ends as killed by it, as it would have without us.
+  const cancel = (signal: NodeJS.Signals) => {
+    handover.abandonNow();
+    process.kill(process.pid, signal);
+  };
+  process.once("SIGTERM", cancel).once("SIGINT", cancel);
   const crawling = crawlComments(credentials, settings, logger, () => handover.collect(), {
     transport: undiciTransport,
   });
@@ -212,6 +219,7 @@ export async function check(argv: readonly string[], io: CheckIo): Promise<0 | 1
   );
   const answer = async (code: 0 | 1) => {
     await leaving;
+    process.off("SIGTERM", cancel).off("SIGINT", cancel);
     return code;
   };
 

@@ -12,7 +12,7 @@
 // it only when every line is whole, every page is there and the header matches its own settings.
 // Pages are written as they arrive, so the check's memory stays what it was: one sum per page.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { createWriteStream, readFileSync, type WriteStream } from "node:fs";
+import { createWriteStream, readFileSync, rmSync, type WriteStream } from "node:fs";
 import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { finished } from "node:stream/promises";
@@ -21,6 +21,7 @@ import type { CrawlSummary } from "../api/crawl-comments.ts";
 import type { Credentials } from "../api/credentials.ts";
 import type { CommentThread } from "../api/generated/api-types.ts";
 import { integrityDigest } from "../utils/integrity-digest.ts";
+import { pruneLeftoverTemps } from "../utils/leftover-temps.ts";
 import { FreshnessStateCollector, type CompleteFreshnessState } from "./freshness-state.ts";
 
 /** Changes whenever the lines below change shape; a file of another format is not reused. */
@@ -176,9 +177,21 @@ export class CheckCrawlWriter {
     await rm(out.path, { force: true });
   }
 
-  /** Creates the file's folder; call before the crawl. */
+  /**
+   * Drops what was written, at once: a cancelled check (SIGTERM from a cancelled CI job) exits
+   * before any promise could settle.
+   */
+  abandonNow(): void {
+    const out = this.#out;
+    if (out === undefined) return;
+    out.stream.destroy();
+    rmSync(out.path, { force: true });
+  }
+
+  /** Creates the file's folder and removes what killed checks left in it; call before the crawl. */
   async prepare(): Promise<void> {
     await mkdir(dirname(this.#file), { recursive: true });
+    await pruneLeftoverTemps(dirname(this.#file));
   }
 }
 

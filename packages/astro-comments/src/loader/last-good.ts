@@ -6,13 +6,13 @@
 // path, count, digest and module (the comments themselves stay in the page modules, see
 // module-files.ts). The entries are written one JSON line each through a stream, in the
 // background: the build goes on while they are written.
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream } from "node:fs";
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { finished } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { writeAside } from "../utils/write-aside.ts";
+import { writeLines } from "../utils/write-lines.ts";
 import type { PageEntryData } from "./entry-schema.ts";
 
 const FORMAT = 3;
@@ -47,6 +47,8 @@ export interface LastGoodEntries {
 type EntriesHeader = Omit<LastGoodEntries, "entries" | "unreadable">;
 
 export interface LastGoodFiles {
+  /** The folder, for messages. */
+  readonly dir: string;
   readFetch(): Promise<LastFetch | undefined>;
   readEntries(): Promise<LastGoodEntries | undefined>;
   /** Starts writing; the promise settles when both files are in place. */
@@ -124,15 +126,15 @@ async function readEntriesFile(file: string, source: string): Promise<LastGoodEn
   }
 }
 
-async function writeLines(file: string, header: object, entries: readonly StoredEntry[]): Promise<void> {
-  const out = createWriteStream(file);
-  const put = (line: string) =>
-    out.write(`${line}\n`) ? undefined : new Promise<void>((resolve) => out.once("drain", () => resolve()));
-  await put(JSON.stringify(header));
-  for (const entry of entries) await put(JSON.stringify(entry));
-  out.end();
-  await finished(out);
+function* entryLines(header: object, entries: readonly StoredEntry[]) {
+  yield JSON.stringify(header);
+  for (const entry of entries) yield JSON.stringify(entry);
 }
+
+/** A failed write's error, naming the file it was writing and the errno (ENOSPC, EROFS…). */
+const naming = (file: string) => (error: NodeJS.ErrnoException) => {
+  throw new Error(`could not write ${file} (${error.code ?? error.message})`, { cause: error });
+};
 
 export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
   const dir = join(fileURLToPath(cacheDir), "astro-comments");
@@ -140,6 +142,7 @@ export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
   const entriesFile = join(dir, "last-good.jsonl");
   const settled = () => pending.get(dir)?.catch(() => undefined);
   return {
+    dir,
     readFetch: async () => {
       await settled();
       return readJson<LastFetch>(fetchFile, source);
@@ -151,7 +154,7 @@ export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
     write(fetch, header, entries, previous) {
       const writing = (async () => {
         await settled();
-        await mkdir(dir, { recursive: true });
+        await mkdir(dir, { recursive: true }).catch(naming(dir));
         const kept =
           previous?.contentDigest === fetch.contentDigest &&
           (await access(entriesFile).then(
@@ -160,9 +163,11 @@ export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
           ));
         if (!kept)
           await writeAside(entriesFile, (temporary) =>
-            writeLines(temporary, { format: FORMAT, ...header, count: entries.length }, entries),
-          );
-        await writeAside(fetchFile, (temporary) => writeFile(temporary, JSON.stringify({ format: FORMAT, ...fetch })));
+            writeLines(temporary, entryLines({ format: FORMAT, ...header, count: entries.length }, entries)),
+          ).catch(naming(entriesFile));
+        await writeAside(fetchFile, (temporary) =>
+          writeFile(temporary, JSON.stringify({ format: FORMAT, ...fetch })),
+        ).catch(naming(fetchFile));
       })();
       pending.set(dir, writing);
       return writing;

@@ -12,6 +12,7 @@ import type { PageCommentsData } from "./entry-schema.ts";
 import { configError } from "../errors.ts";
 import { CacheDirOnOtherDrive } from "../errors-data.ts";
 import { integrityDigest } from "../utils/integrity-digest.ts";
+import { realPath } from "../utils/real-path.ts";
 import { writeAside } from "../utils/write-aside.ts";
 import {
   commentDataFile,
@@ -84,9 +85,11 @@ export function commentModules(config: {
     throw configError(CacheDirOnOtherDrive, fileURLToPath(config.cacheDir), root);
   }
   const absolute = (filePath: string) => join(root, filePath);
-  const componentsFile = fileURLToPath(new URL("../../components/index.ts", import.meta.url));
-  // The package on another drive than the cacheDir (Windows) has no relative path: then the absolute one.
-  const fromDir = relative(dir, componentsFile);
+  const componentsFile = realPath(fileURLToPath(new URL("../../components/index.ts", import.meta.url)));
+  // Between real paths: Vite resolves a module's imports from where it really is, so a cacheDir
+  // reached through a symlink (a CI cache on another disk) would otherwise point nowhere. The
+  // package on another drive than the cacheDir (Windows) has no relative path: then the absolute one.
+  const fromDir = relative(realPath(dir), componentsFile);
   const components = isAbsolute(fromDir) || fromDir.startsWith("..") ? posix(fromDir) : `./${posix(fromDir)}`;
   const inline = commentsInBundle(config);
   const dataFile = (filePath: string) => absolute(filePath).replace(/\.mjs$/, ".json");

@@ -2,14 +2,16 @@
 // Astro's data store, its comments in a content module (see module-shards.ts). Pages whose
 // comments did not change keep their entry, digest and module, and are neither sanitized nor
 // highlighted again. When the fetch fails, outage-fallback.ts keeps the last good comments.
-import { fileURLToPath } from "node:url";
 import type { CrawlSummary } from "../api/crawl-comments.ts";
+import { configError, withoutTrace } from "../errors.ts";
+import { CacheNotWritable } from "../errors-data.ts";
 import type { Credentials } from "../integration/options.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "../render/aliases.ts";
 import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "../render/comment-tree.ts";
 import { RENDER_VERSION } from "../render/render-body.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import { count, listPages, plural } from "../utils/counting.ts";
+import { prepareCacheFolder, storeRoomWarning } from "./cache-folder.ts";
 import { entryDigest } from "./entry-digest.ts";
 import type { PageEntryData } from "./entry-schema.ts";
 import { ago, startFetch, type ClientOverrides, type FetchedComments } from "./fetch-comments.ts";
@@ -49,6 +51,8 @@ export async function syncComments(
   const source = sourceOf(credentials);
   const files = lastGoodFiles(context.config.cacheDir, source);
   const modules = commentModules(context.config);
+  // While the fetch runs (see cache-folder.ts): only a fetch that succeeded stops for a refusal.
+  const refusals = prepareCacheFolder([files.dir, modules.dir], site.command === "build");
   const previousFetch = await files.readFetch();
 
   let fetched;
@@ -58,10 +62,14 @@ export async function syncComments(
     site.prefetch = undefined;
     fetched = await (early ?? startFetch(site, credentials, logger, overrides));
   } catch (error) {
+    await refusals;
     await keepLastGood(context, site, source, files, modules, previousFetch, error as Error);
     return;
   }
 
+  const refused = await refusals;
+  if (refused !== undefined)
+    throw withoutTrace(configError(CacheNotWritable, refused.dir, refused.code), (trace) => logger.debug(trace));
   const { threads, summary, crawlState } = fetched;
   if (crawlState !== undefined) site.crawlState = crawlState;
   const redirects = (context.config.redirects ?? {}) as Record<string, RedirectTarget>;
@@ -106,18 +114,23 @@ export async function syncComments(
       .join("\n"),
   );
   const lastFetch: LastFetch = { source, fetchedAt, contentDigest };
+  if (site.command === "build") {
+    const warning = await storeRoomWarning(context.config.cacheDir, entries);
+    if (warning) logger.warn(warning);
+  }
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
-  // when the build is done. A failed write costs only the fallback copy, never the build.
-  site.pendingWrite = Promise.all([
-    files.write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION, fetchedAt }, entries, previousFetch),
-    modules.prune(filePaths),
-  ]).then(
-    () => undefined,
-    (error: Error) =>
-      logger.warn(
-        `could not save the last good comments to ${fileURLToPath(context.config.cacheDir)}: ${error.message}`,
-      ),
-  );
+  // when the build is done. A failed write costs only the fallback copy, never the build. Old
+  // modules go only once the saved list no longer points at them.
+  site.pendingWrite = files
+    .write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION, fetchedAt }, entries, previousFetch)
+    .then(
+      () => modules.prune(filePaths),
+      // One line: which file, the errno, what it costs and what to do.
+      (error: Error) =>
+        logger.warn(
+          `${error.message}, so the last good comments were not saved; this build is complete, but a build during an outage will fall back to the copy saved before it. Free space on that disk, or set cacheDir in astro.config to a folder with room`,
+        ),
+    );
   publish(site, { fetchedAt, stale: false });
   site.storedPages = storedCounts(context);
 

@@ -20,14 +20,19 @@ export const BUILD_TIMEOUT_MS = 300_000;
 /** Astro colours and underlines parts of its log even without a TTY; tests compare plain text. */
 export const plainText = (log: string) => log.replace(/\x1b\[[0-9;]*m/g, "");
 
-/** `astro build` of a site (the example site by default) into `out` (a fresh temporary folder by default). */
+/**
+ * `astro build` of a site (the example site by default) into `out` (a fresh temporary folder by
+ * default); `runAs`, a command that runs it as another user (e.g. setpriv and its flags).
+ */
 export function astroBuild(
   env: Record<string, string>,
   out = join(mkdtempSync(join(tmpdir(), "ac-build-")), "dist"),
   site = exampleSite,
+  runAs: readonly string[] = [],
 ): Promise<{ code: number; log: string; out: string }> {
+  const command = [...runAs, process.execPath, astroBin, "build", "--outDir", out];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, "build", "--outDir", out], {
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: site,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1", ...env },
     });
