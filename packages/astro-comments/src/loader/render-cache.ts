@@ -137,14 +137,19 @@ export function renderCache(
       const changed = [...loaded].filter(
         ([, pack]) => pack.fresh > 0 || pack.damaged > 0 || pack.used.size !== pack.found.size,
       );
+      // Nothing renders after the sync: what is not written is let go now, the rest pack by pack,
+      // so the bodies do not stay in memory while the build writes its pages.
+      loaded.clear();
+      packs.clear();
       if (changed.length === 0) return;
       try {
         await mkdir(dir, { recursive: true });
-        await Promise.all(
-          changed.map(([shard, pack]) =>
-            writeAside(file(shard), (temporary) => writeFile(temporary, packEntries(pack.used, MAX_PACK_BYTES))),
-          ),
-        );
+        for (const [shard, pack] of changed) {
+          const text = packEntries(pack.used, MAX_PACK_BYTES);
+          pack.used.clear();
+          pack.found.clear();
+          await writeAside(file(shard), (temporary) => writeFile(temporary, text));
+        }
       } catch (error) {
         logger.warn(
           `could not save the rendered comments to ${dir} (${(error as Error).message}); this build is not affected, and the next one renders them again`,
