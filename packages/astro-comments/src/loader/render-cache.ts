@@ -74,7 +74,7 @@ interface Pack {
   found: Map<string, RenderedBody>;
   /** What this sync used or kept: the next file. */
   used: Map<string, RenderedBody>;
-  /** Bodies rendered now, and lines found damaged: either way the file must change. */
+  /** Bodies rendered now: the file must change, as it must when lines were damaged. */
   fresh: number;
   damaged: number;
 }
