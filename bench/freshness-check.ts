@@ -46,9 +46,15 @@ export interface CheckRun {
 
 /**
  * One check against `statePath`. It leaves its crawl in `cacheDir` (a site's cache folder, or a
- * scratch folder where no build follows), never in this repository's node_modules.
+ * scratch folder where no build follows), never in this repository's node_modules. `expect`: what
+ * it must answer, "unchanged" (exit 0) or, after an approval, "changed" (exit 1, a build follows).
  */
-export function runCheck(env: Record<string, string>, statePath: string, cacheDir: string): Promise<CheckRun> {
+export function runCheck(
+  env: Record<string, string>,
+  statePath: string,
+  cacheDir: string,
+  expect: "unchanged" | "changed" = "unchanged",
+): Promise<CheckRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const args = ["--import", reportRss, bin, "check", "--state", statePath, "--cache-dir", cacheDir];
@@ -64,8 +70,12 @@ export function runCheck(env: Record<string, string>, statePath: string, cacheDi
     child.once("exit", (code) => {
       const seconds = (performance.now() - started) / 1000;
       const rss = /maxrss (\d+)/.exec(err);
-      if (code !== 0 || !out.includes("no approved comment changed") || !rss)
-        return reject(new Error(`the check did not answer "unchanged" (exit ${code}):\n${out}${err}`));
+      const answered =
+        expect === "unchanged"
+          ? code === 0 && out.includes("no approved comment changed")
+          : code === 1 && out.includes("; build.");
+      if (!answered || !rss)
+        return reject(new Error(`the check did not answer "${expect}" (exit ${code}):\n${out}${err}`));
       resolve({ seconds, rssMiB: Number(rss[1]) / 1024 });
     });
   });

@@ -9,6 +9,7 @@ import type { PageCommentsData } from "../src/loader/entry-schema.ts";
 import { resolveOptions, type CommentsOptions } from "../src/integration/options.ts";
 import type { SiteHandoff } from "../src/site-registry.ts";
 import { syncComments } from "../src/loader/sync-comments.ts";
+import { renderCommentBody } from "../src/render/render-body.ts";
 import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 
@@ -134,6 +135,51 @@ describe("loader sync", () => {
       await state.pendingWrite;
       expect(existsSync(replacedFile)).toBe(false);
       expect((await storedComments(context)).size).toBe(after.size);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("sanitizes and highlights each comment once: after an approval only the new one, after the modules are lost none", async () => {
+    const local = await startMockServer({ dataset: { seed: 8, size: 300 } });
+    try {
+      const calls: string[] = [];
+      const renderer = {
+        version: "loader test",
+        render: (html: string, content: string) => {
+          calls.push(`${html}\u0000${content}`);
+          return renderCommentBody(html, content);
+        },
+      };
+      const build = async (context: LoaderContext) => {
+        const state = site(local.url, {}, local.token);
+        const clock = recordingSleep();
+        await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5, renderer });
+        await state.pendingWrite;
+      };
+      const { context, lines } = loaderContext();
+      await build(context);
+      const all = totalComments(context.store);
+      // Every body at most once (a body on two pages of one shard is rendered once).
+      expect(calls.length).toBeGreaterThan(all * 0.9);
+      expect(calls.length).toBeLessThanOrEqual(all);
+
+      calls.length = 0;
+      local.store.approvePending(1);
+      await build(context);
+      expect(calls).toHaveLength(1);
+      expect(totalComments(context.store)).toBe(all + 1);
+      expect(lines.at(-1)).toMatch(
+        /: 1 rendered, .*; comment bodies: 1 sanitized and highlighted, \d+ from the render cache$/,
+      );
+
+      // Astro's store and every comment module gone (a new module format, say): the bodies are read back.
+      calls.length = 0;
+      rmSync(new URL("node_modules/.astro/astro-comments/modules/", context.config.root), { recursive: true });
+      const cleared = loaderContext({ root: context.config.root, cacheDir: context.config.cacheDir });
+      await build(cleared.context);
+      expect(calls).toEqual([]);
+      expect(await storedComments(cleared.context)).toEqual(await storedComments(context));
     } finally {
       await local.close();
     }

@@ -17,17 +17,22 @@ import type { PageEntryData } from "./entry-schema.ts";
 import { ago, startFetch, type ClientOverrides, type FetchedComments } from "./fetch-comments.ts";
 import { lastGoodFiles, type LastFetch, type StoredEntry } from "./last-good.ts";
 import { commentModules } from "./module-files.ts";
+import { shardOf } from "./module-format.ts";
 import { storeShards, type PageToStore } from "./module-shards.ts";
 import { keepLastGood, keepStored } from "./outage-fallback.ts";
+import { renderCache, type RenderCacheCounts, type Renderer } from "./render-cache.ts";
 import { publish, storedCounts, type SyncContext } from "./sync-context.ts";
 
 /** Identifies where comments come from: entries of another domain or service are never reused. */
 const sourceOf = (credentials: Credentials) => `${credentials.domain} ${credentials.endpoint.href}`;
 
+/** A test's stand-ins: the client's clock and randomness, and the renderer the render cache calls. */
+type SyncOverrides = ClientOverrides & { renderer?: Renderer };
+
 export async function syncComments(
   context: SyncContext,
   site: SiteHandoff,
-  overrides: ClientOverrides = {},
+  overrides: SyncOverrides = {},
 ): Promise<void> {
   const { store, meta, logger } = context;
   site.collection = context.collection;
@@ -80,6 +85,8 @@ export async function syncComments(
   const previousCount = sameSource ? store.keys().length : 0;
   if (!sameSource) store.clear();
   const unknownLanguages = new Set<string>();
+  const bodies = renderCache(context.config.cacheDir, logger, overrides.renderer);
+  const renderedPages = new Set<string>();
   let comments = 0;
   const toStore: PageToStore[] = [];
   for (const [id, pageThreads] of pages) {
@@ -88,9 +95,25 @@ export async function syncComments(
     const digest = entryDigest(RENDER_VERSION, sorted);
     const count = countComments(sorted);
     comments += count;
-    toStore.push({ id, digest, count, render: () => renderPageComments(id, sorted, unknownLanguages) });
+    toStore.push({
+      id,
+      digest,
+      count,
+      render: async () => {
+        renderedPages.add(id);
+        return renderPageComments(id, sorted, unknownLanguages, await bodies.renderer(shardOf(id)));
+      },
+    });
   }
   const { rendered, damaged, filePaths } = await storeShards(context, modules, toStore);
+  // The pages the modules kept, in a shard whose pack was read: their bodies stay cached.
+  for (const [id, pageThreads] of pages) {
+    if (renderedPages.has(id) || !bodies.read(shardOf(id))) continue;
+    bodies.retain(
+      shardOf(id),
+      pageThreads.flatMap((thread) => [thread, ...thread.children]),
+    );
+  }
   if (damaged.length > 0)
     logger.info(`rebuilt ${plural(damaged.length, "damaged comment module")} in ${modules.dir} from the fetch`);
   let removed = 0;
@@ -121,7 +144,8 @@ export async function syncComments(
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build. Old
   // modules go only once the saved list no longer points at them.
-  site.pendingWrite = files
+  const saved = bodies.save();
+  const listed = files
     .write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION, fetchedAt }, entries, previousFetch)
     .then(
       () => modules.prune(filePaths),
@@ -131,6 +155,8 @@ export async function syncComments(
           `${error.message}, so the last good comments were not saved; this build is complete, but a build during an outage will fall back to the copy saved before it. Free space on that disk, or set cacheDir in astro.config to a folder with room`,
         ),
     );
+  // The render cache's save never rejects: a failed write warns once and costs the next build the work.
+  site.pendingWrite = Promise.all([listed, saved]).then(() => undefined);
   publish(site, { fetchedAt, stale: false });
   site.storedPages = storedCounts(context);
 
@@ -145,7 +171,7 @@ export async function syncComments(
     );
   }
   logger.info(
-    `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary, fetched.reused)}`,
+    `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary, fetched.reused)}${rendered > 0 ? describeBodies(bodies.counts) : ""}`,
   );
 }
 
@@ -162,6 +188,12 @@ function describeFetch(summary: CrawlSummary, reused: FetchedComments["reused"])
     parts.push(`${plural(summary.rateLimitPauses, "rate-limit pause")} (${summary.rateLimitSeconds.toFixed(0)} s)`);
   if (summary.crawls > 1) parts.push(`${summary.crawls} crawls`);
   return `(${summary.seconds.toFixed(1)} s, ${parts.join(", ")})`;
+}
+
+function describeBodies({ reused, rendered, damaged }: RenderCacheCounts): string {
+  const read =
+    damaged > 0 ? `, ${count(damaged)} damaged cache ${damaged === 1 ? "entry" : "entries"} rendered again` : "";
+  return `; comment bodies: ${count(rendered)} sanitized and highlighted, ${count(reused)} from the render cache${read}`;
 }
 
 function storedEntries(context: SyncContext): StoredEntry[] {
