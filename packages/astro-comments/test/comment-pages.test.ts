@@ -1,0 +1,171 @@
+/// <reference lib="dom" />
+// Comment pages (issue 39), in a real build of the example site with its default setup: a post
+// with 1,000 comments, a post with one thread of 3,000 replies, and a small post. A reader starts
+// on the post page and follows only the plain links inside the comments section.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startMockServer, type MockServer } from "@astro-comments/mock-server";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
+import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
+import {
+  manyThreads,
+  oneLongThread,
+  readPage,
+  section,
+  smallPost,
+  walk,
+  type WalkedPage,
+} from "./helpers/long-threads.ts";
+import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
+import { serveStatic } from "./helpers/static-site.ts";
+
+const MANY = "/posts/hello-world";
+const LONG = "/posts/long-thread";
+const SMALL = "/posts/quiet-post";
+
+let mock: MockServer;
+let site: SiteCopy;
+let out: string;
+let build: { code: number; log: string };
+
+beforeAll(async () => {
+  mock = await startMockServer({
+    data: {
+      format: "comments-mock-data",
+      version: 1,
+      domain: "example.com",
+      comments: [...manyThreads(MANY), ...oneLongThread(LONG, 3_000), ...smallPost(SMALL)],
+    },
+  });
+  site = copySite("comment-pages");
+  out = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");
+  build = await astroBuild(
+    { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
+    out,
+    site.dir,
+  );
+}, BUILD_TIMEOUT_MS);
+afterAll(async () => {
+  await mock?.close();
+  site?.remove();
+});
+
+/** Each permalink on a page points at an element with that id on the page it names. */
+function brokenPermalinks(pages: readonly WalkedPage[]): string[] {
+  return pages.flatMap((page) =>
+    page.permalinks.filter((href) => {
+      const [path, id = ""] = href.split("#");
+      const target = path === "" ? page : readPage(out, path!);
+      return !target.html.includes(` id="${id}"`);
+    }),
+  );
+}
+
+/** What every page of a walk must be: light, few comments, no script, its page marked in the navigation. */
+function expectLightPages(pages: readonly WalkedPage[]) {
+  for (const page of pages) {
+    expect(page.elements, page.url).toBeLessThanOrEqual(1_400);
+    expect(page.comments.length, page.url).toBeLessThanOrEqual(300);
+    expect(page.scripts, page.url).toBe(0);
+    expect(section(page.html), page.url).toMatch(/<nav [^>]*aria-label="[^"]+"/);
+    expect(section(page.html).match(/aria-current="page"/g), page.url).toHaveLength(1);
+  }
+}
+
+describe("comment pages in a build with the default setup", () => {
+  it("builds", () => {
+    expect(build.code, build.log).toBe(0);
+    expect(build.log).not.toMatch(/\[WARN\]/);
+  });
+
+  it("splits the post with 1,000 comments into light pages that hold each comment exactly once", () => {
+    const pages = walk(out, `${MANY}/`);
+    const ids = pages.flatMap((page) => page.comments);
+    expect(ids).toHaveLength(1_000);
+    expect(new Set(ids).size).toBe(1_000);
+    expect(pages.length).toBeGreaterThan(1);
+    expectLightPages(pages);
+    expect(brokenPermalinks(pages)).toEqual([]);
+    // The post shows the oldest comments first (order: "oldest-first") and the total.
+    expect(pages[0]!.html).toContain("Comment 0 on the busy post.");
+    expect(pages[0]!.html).toMatch(/data-comments-total>\(1,000\)</);
+  });
+
+  it("splits the thread with 3,000 replies: its first replies on the post, a link to the rest, the parent at the head of each page", () => {
+    const pages = walk(out, `${LONG}/`);
+    const [post, ...rest] = pages;
+    expect(section(post!.html)).toMatch(/<a href="[^"]+\/thread\/comment-[0-9a-f]+\/2\/">2,990 more replies<\/a>/);
+    const parent = post!.comments[0]!;
+    for (const page of rest) expect(page.comments[0], page.url).toBe(parent);
+    const replies = pages.flatMap((page) => page.comments.filter((id) => id !== parent));
+    expect(replies).toHaveLength(3_000);
+    expect(new Set(replies).size).toBe(3_000);
+    expectLightPages(rest);
+    expect(brokenPermalinks(pages)).toEqual([]);
+  });
+
+  it("gives each comment page a title, a language, its own canonical URL and a way back to the post", () => {
+    const html = readFileSync(join(out, "comments/posts/hello-world/page/2/index.html"), "utf8");
+    expect(html).toMatch(/<html lang="en-GB">/);
+    expect(html).toContain("<title>Comments on /posts/hello-world (page 2 of 10)</title>");
+    expect(html).toContain('<link rel="canonical" href="https://example.com/comments/posts/hello-world/page/2/">');
+    expect(html).not.toMatch(/noindex/);
+    expect(html).toContain('<a href="/posts/hello-world/" data-comments-post>Back to the post</a>');
+  });
+
+  it("leaves a small post as it was, byte for byte, with no navigation and no comment page", () => {
+    const before = readFileSync(new URL("fixtures/comment-pages/small-post-section.html", import.meta.url), "utf8");
+    expect(section(readFileSync(join(out, SMALL.slice(1), "index.html"), "utf8"))).toBe(before);
+    expect(existsSync(join(out, "comments", SMALL.slice(1)))).toBe(false);
+  });
+});
+
+const skipped = chromiumMissing !== undefined && !chromiumRequired;
+
+describe.skipIf(skipped)("comment pages in Chromium", () => {
+  let server: { url: string; close: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    if (!chromiumPath) throw new Error(chromiumMissing);
+    server = await serveStatic(out);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("goes to the next page by keyboard, and axe-core finds nothing on a comment page", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}${MANY}/`);
+    // From the last comment's permalink, Tab reaches the navigation: page 1 (current), then 2.
+    await page.locator("[data-comment-permalink]").last().focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-current"))).toBe("page");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("2");
+    await Promise.all([page.waitForURL("**/comments/posts/hello-world/page/2/"), page.keyboard.press("Enter")]);
+    expect(await page.locator('nav[data-comments-pages] [aria-current="page"]').textContent()).toBe("2");
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
+    const { violations, passed } = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (context: Document) => Promise<{ violations: Array<{ id: string }>; passes: Array<{ id: string }> }>;
+          };
+        }
+      ).axe;
+      const results = await axe.run(document);
+      return { violations: results.violations.map((v) => v.id), passed: results.passes.map((p) => p.id) };
+    });
+    expect(violations).toEqual([]);
+    expect(passed).toEqual(
+      expect.arrayContaining(["html-has-lang", "document-title", "link-name", "list", "listitem"]),
+    );
+    await page.close();
+  });
+});
