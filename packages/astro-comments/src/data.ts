@@ -14,6 +14,7 @@ import { withMissingIds } from "./render/comment-id.ts";
 import { commentItemChunks, commentItemsHtml, type CommentView } from "./render/comment-markup.ts";
 import type { RenderedComment } from "./render/comment-tree.ts";
 import {
+  commentHrefs,
   isPaginated,
   navItems,
   paginateComments,
@@ -236,6 +237,19 @@ export function commentPagination(path: string, comments: readonly RenderedComme
   const result = isPaginated(pagination) ? pagination : null;
   if (!import.meta.env.DEV) paginations.set(key, result);
   return result;
+}
+
+/**
+ * Where each comment of a split post is: comment id → its page's URL and anchor. Undefined for a
+ * post that shows every comment itself (each is at "#id" on the post). For the feeds, JSON-LD and
+ * the island, so that every link to a comment lands on it.
+ */
+export function commentLinks(
+  path: string,
+  data: Pick<PageCommentsData, "comments">,
+): ReadonlyMap<string, string> | undefined {
+  const pagination = commentPagination(path, data.comments);
+  return pagination === null ? undefined : commentHrefs(pagination);
 }
 
 /** A page navigation as the section renders it; undefined for a single page. */

@@ -2,7 +2,7 @@
 // Comment pages (issue 39), in a real build of the example site with its default setup: a post
 // with 1,000 comments, a post with one thread of 3,000 replies, and a small post. A reader starts
 // on the post page and follows only the plain links inside the comments section.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,6 +42,15 @@ beforeAll(async () => {
     },
   });
   site = copySite("comment-pages");
+  // The README's feed example beside the comment pages' default route.
+  const config = join(site.dir, "astro.config.mjs");
+  writeFileSync(
+    config,
+    readFileSync(config, "utf8").replace(
+      'orphans: "ignore",',
+      'orphans: "ignore", feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml" },',
+    ),
+  );
   out = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");
   build = await astroBuild(
     { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
@@ -115,6 +124,36 @@ describe("comment pages in a build with the default setup", () => {
     expect(html).toContain('<link rel="canonical" href="https://example.com/comments/posts/hello-world/page/2/">');
     expect(html).not.toMatch(/noindex/);
     expect(html).toContain('<a href="/posts/hello-world/" data-comments-post>Back to the post</a>');
+  });
+
+  it("links every feed entry and every JSON-LD comment to the page that holds the comment", () => {
+    const feeds = ["comments.xml", "comments/posts/hello-world.xml", "comments/posts/long-thread.xml"];
+    const links = feeds.flatMap((feed) =>
+      [...readFileSync(join(out, feed), "utf8").matchAll(/<link rel="alternate" type="text\/html" href="([^"]+)"\/>/g)]
+        .map((match) => match[1]!)
+        .filter((href) => href.includes("#")),
+    );
+    // Each feed holds the newest 50 (the default limit): on the last pages of the post and the thread.
+    expect(links).toHaveLength(150);
+    expect(links.some((href) => href.includes("/comments/posts/hello-world/page/10/#comment-"))).toBe(true);
+    expect(links.some((href) => href.includes("/thread/comment-"))).toBe(true);
+    const unresolved = links.filter((href) => {
+      const url = new URL(href);
+      return !readPage(out, url.pathname).html.includes(` id="${url.hash.slice(1)}"`);
+    });
+    expect(unresolved).toEqual([]);
+
+    const html = readFileSync(join(out, "posts/hello-world/index.html"), "utf8");
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">([^<]*)<\/script>/.exec(html)![1]!) as {
+      commentCount: number;
+      comment: Array<{ url: string }>;
+    };
+    expect(jsonLd.commentCount).toBe(1_000);
+    expect(jsonLd.comment.length).toBeGreaterThan(0);
+    for (const { url } of jsonLd.comment) {
+      expect(url).toMatch(/^https:\/\/example\.com\/posts\/hello-world\/#comment-/);
+      expect(section(html)).toContain(` id="${new URL(url).hash.slice(1)}"`);
+    }
   });
 
   it("leaves a small post as it was, byte for byte, with no navigation and no comment page", () => {
