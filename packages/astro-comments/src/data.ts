@@ -214,9 +214,10 @@ const commentView = (page: PageLocale): CommentView => ({
   moreReplies: (count) => formatCount(page.messages.moreReplies, count, page.locale),
 });
 
-// One split per post and build: a long thread's pages are rendered from the same split, which the
-// route's props share instead of copying slices of it.
-const paginations = new Map<string, PostPagination | null>();
+// One split per list of comments: the post page, its JSON-LD and the feeds read the same list
+// from the same module in dev; a build parses a page's comments afresh for each reader, and the
+// island's answer is new on every request, so nothing outlives its comments.
+const paginations = new WeakMap<readonly RenderedComment[], PostPagination | null>();
 
 /**
  * A post's comments split into comment pages (the `pages` option), or null when the post shows
@@ -225,9 +226,9 @@ const paginations = new Map<string, PostPagination | null>();
  */
 export function commentPagination(path: string, comments: readonly RenderedComment[]): PostPagination | null {
   if (config.pages === false) return null;
+  const cached = paginations.get(comments);
+  if (cached !== undefined) return cached;
   const key = pathKey(path);
-  const cached = paginations.get(key);
-  if (cached !== undefined && !import.meta.env.DEV) return cached;
   const pagination = paginateComments(
     key,
     postHref(key, config.pages),
@@ -235,7 +236,7 @@ export function commentPagination(path: string, comments: readonly RenderedComme
     config.pages,
   );
   const result = isPaginated(pagination) ? pagination : null;
-  if (!import.meta.env.DEV) paginations.set(key, result);
+  paginations.set(comments, result);
   return result;
 }
 

@@ -42,13 +42,14 @@ beforeAll(async () => {
     },
   });
   site = copySite("comment-pages");
-  // The README's feed example beside the comment pages' default route.
+  // The default comment pages (the example site sets its own size), and the README's feed example
+  // beside their route.
   const config = join(site.dir, "astro.config.mjs");
   writeFileSync(
     config,
     readFileSync(config, "utf8").replace(
-      'orphans: "ignore",',
-      'orphans: "ignore", feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml" },',
+      "pages: { size: 200 },",
+      'feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml" },',
     ),
   );
   out = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");

@@ -48,7 +48,8 @@ function pagesSettings(
   config: Pick<AstroConfig, "base" | "trailingSlash" | "build">,
 ): PagesSettings | false {
   if (option === false) return false;
-  const trailingSlash = config.trailingSlash !== "never" && config.build.format !== "file";
+  // Optional chaining: the unit tests hand the hook a partial config.
+  const trailingSlash = config.trailingSlash !== "never" && config.build?.format !== "file";
   return { size: option.size, route: option.route, base: config.base, trailingSlash };
 }
 
