@@ -62,12 +62,12 @@ export function postHref(key: string, settings: Pick<PagesSettings, "trailingSla
 }
 
 /** The URL of a post's comment page `number` (2 or more). */
-export function postPageHref(key: string, number: number, settings: PagesSettings): string {
+function postPageHref(key: string, number: number, settings: PagesSettings): string {
   return withBase(settings, `${settings.route}/${postParam(key, settings.base)}/page/${number}`);
 }
 
 /** The URL of a long thread's page `number` (2 or more). */
-export function threadPageHref(key: string, threadId: string, number: number, settings: PagesSettings): string {
+function threadPageHref(key: string, threadId: string, number: number, settings: PagesSettings): string {
   return withBase(settings, `${settings.route}/${postParam(key, settings.base)}/thread/${threadId}/${number}`);
 }
 
