@@ -214,9 +214,9 @@ const commentView = (page: PageLocale): CommentView => ({
   moreReplies: (count) => formatCount(page.messages.moreReplies, count, page.locale),
 });
 
-// One split per list of comments: the post page, its JSON-LD and the feeds read the same list
-// from the same module in dev; a build parses a page's comments afresh for each reader, and the
-// island's answer is new on every request, so nothing outlives its comments.
+// A split per list of comments: where a module keeps a page's comments (dev, sites with an
+// adapter), <Comments>, <CommentsJsonLd> and the feeds share one; keyed weakly, so a list read
+// afresh (a build's data files, each island answer) takes its split with it when it goes.
 const paginations = new WeakMap<readonly RenderedComment[], PostPagination | null>();
 
 /**

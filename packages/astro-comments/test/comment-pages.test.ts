@@ -53,16 +53,10 @@ beforeAll(async () => {
     ),
   );
   out = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");
-  build = await astroBuild(
-    { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token },
-    out,
-    site.dir,
-  );
+  const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
+  build = await astroBuild(env, out, site.dir);
 }, BUILD_TIMEOUT_MS);
-afterAll(async () => {
-  await mock?.close();
-  site?.remove();
-});
+afterAll(() => Promise.all([mock?.close(), site?.remove()]));
 
 /** Each permalink on a page points at an element with that id on the page it names. */
 function brokenPermalinks(pages: readonly WalkedPage[]): string[] {
