@@ -18,6 +18,17 @@ export function send(
   res.end(head ? undefined : bytes);
 }
 
+/** A text answer (a Laravel redirect or HTML error page) with its own headers. */
+export function sendText(
+  res: ServerResponse,
+  answer: { status: number; headers: Record<string, string | number>; body: string },
+  head: boolean,
+): void {
+  const bytes = Buffer.from(answer.body);
+  res.writeHead(answer.status, { ...answer.headers, "content-length": bytes.length });
+  res.end(head ? undefined : bytes);
+}
+
 export function encodeCompact(body: unknown): Buffer {
   const isPage = typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data);
   return isPage ? phpJsonEncodePage(body as { data: object[] }) : Buffer.from(phpJsonEncode(body), "latin1");

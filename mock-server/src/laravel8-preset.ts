@@ -8,6 +8,7 @@ export function withLaravel8Preset(options: MockServerOptions): MockServerOption
     ...options,
     perPageLimit: options.perPageLimit ?? "reject",
     stringNumbers: options.stringNumbers ?? true,
+    withoutAcceptJson: options.withoutAcceptJson ?? "laravel",
     dataset: {
       ...options.dataset,
       twins: options.dataset?.twins ?? 3,

@@ -10,8 +10,10 @@ import type { MockDataSource } from "./data-file.ts";
 import type { DatasetOptions, StoredComment } from "./dataset/generate-dataset.ts";
 import { DEFAULT_MAX_PER_PAGE, DEFAULT_TOKEN } from "./defaults.ts";
 import { FaultPlan, type FaultOptions } from "./faults.ts";
-import { encodeCompact, jsonHeaders, send } from "./http-response.ts";
+import { encodeCompact, jsonHeaders, send, sendText } from "./http-response.ts";
+import { expectsJson } from "./laravel/expects-json.ts";
 import { withPerPageAsGiven } from "./laravel/json-encoding.ts";
+import { nonJsonAnswer } from "./laravel/non-json-answer.ts";
 import { parsePhpQuery } from "./laravel/php-query.ts";
 import { withLaravel8Preset } from "./laravel8-preset.ts";
 import { isThisMachineOnly } from "./page/page-access.ts";
@@ -77,6 +79,18 @@ export interface MockServerOptions {
   onChange?: () => void;
   /** Told about every response that broke the contract (answered 500 instead). Default: stderr. */
   onViolation?: (detail: string) => void;
+  /**
+   * A request without `Accept: application/json` (Laravel's `expectsJson()` false): "warn" (the
+   * default) answers as always and warns once through `onWarning`; "laravel" (the `laravel8`
+   * preset's) answers its errors as a Laravel app does: a 401 with a redirect to /login, a 422
+   * with a redirect back (Referer, else the root), any other error with an HTML page.
+   * @example
+   * // A client that forgets the header fails here as it would against the service.
+   * startMockServer({ withoutAcceptJson: "laravel" })
+   */
+  withoutAcceptJson?: "warn" | "laravel";
+  /** Told, once, that a request came without `Accept: application/json`. Default: stderr. */
+  onWarning?: (detail: string) => void;
 }
 
 /**
@@ -140,6 +154,9 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
   const approve = options.faults?.approveDuringCrawl;
   const onViolation =
     options.onViolation ?? ((detail: string) => process.stderr.write(`mock contract violation: ${detail}\n`));
+  const onWarning = options.onWarning ?? ((detail: string) => process.stderr.write(`comments-mock: ${detail}\n`));
+  const withoutAcceptJson = options.withoutAcceptJson ?? "warn";
+  let warnedOfAccept = false;
   const log = new RequestLog(50);
   let page: PageServer | undefined;
   let requestCount = 0;
@@ -171,6 +188,22 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
       );
       return;
     }
+    const host = req.headers.host ?? "127.0.0.1";
+    const jsonWanted = expectsJson(req.headers);
+    if (!jsonWanted && withoutAcceptJson === "warn" && !warnedOfAccept) {
+      warnedOfAccept = true;
+      onWarning(
+        // The user agent names the client to fix; control characters are not written to a terminal.
+        `a request to /api/comments without "Accept: application/json" (user-agent: ${(req.headers["user-agent"] ?? "none").replace(/[\u0000-\u001f\u007f]/g, "?")}). ` +
+          "A Laravel service answers such a request's errors with a redirect or an HTML page, not JSON: send the header " +
+          "(--without-accept-json laravel, part of --laravel8, answers as Laravel does). Said once.",
+      );
+    }
+    /** The answer, or Laravel's redirect or HTML page for an error the request did not ask JSON for. */
+    const reply = (status: number, body: unknown, headers: Record<string, string | number> = {}) => {
+      if (jsonWanted || status < 400 || withoutAcceptJson === "warn") send(res, status, body, head, headers);
+      else sendText(res, nonJsonAnswer(status, `http://${host}`, req.headers.referer, headers), head);
+    };
     requestCount++;
     if (approve && requestCount === approve.afterRequests) store.approvePending(approve.count);
     if (outage.intercept(req, res, head)) return;
@@ -183,7 +216,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
       return;
     }
     if (decision.kind === "error") {
-      send(res, decision.status, { message: decision.status === 500 ? "Server Error" : "Service Unavailable" }, head);
+      reply(decision.status, { message: decision.status === 500 ? "Server Error" : "Service Unavailable" });
       return;
     }
 
@@ -192,19 +225,22 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
     if (limiter) {
       const verdict = limiter.hit(req.headers.authorization ?? req.socket.remoteAddress ?? "");
       if (!verdict.allowed) {
-        send(res, 429, { message: "Too Many Attempts." }, head, {
-          "x-ratelimit-limit": limiter.limit,
-          "x-ratelimit-remaining": 0,
-          "retry-after": verdict.retryAfterSeconds,
-          "x-ratelimit-reset": verdict.resetAt,
-        });
+        reply(
+          429,
+          { message: "Too Many Attempts." },
+          {
+            "x-ratelimit-limit": limiter.limit,
+            "x-ratelimit-remaining": 0,
+            "retry-after": verdict.retryAfterSeconds,
+            "x-ratelimit-reset": verdict.resetAt,
+          },
+        );
         return;
       }
       rateHeaders["x-ratelimit-limit"] = limiter.limit;
       rateHeaders["x-ratelimit-remaining"] = verdict.remaining;
     }
 
-    const host = req.headers.host ?? "127.0.0.1";
     const query = parsePhpQuery(rawQuery);
     const result = await pipeline.handle({
       query,
@@ -215,7 +251,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
     if (result.violations.length > 0) {
       const detail = `GET ${url.pathname}?${rawQuery} -> ${result.status}: ${result.violations.join("; ")}`;
       onViolation(detail);
-      send(res, 500, { message: `Mock contract violation: ${result.violations.join("; ")}` }, head);
+      reply(500, { message: `Mock contract violation: ${result.violations.join("; ")}` });
       return;
     }
     const body =
@@ -229,7 +265,7 @@ export async function startMockServer(given: MockServerOptions = {}): Promise<Mo
       res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => req.socket.destroy());
       return;
     }
-    send(res, result.status, body, head, result.status === 200 ? rateHeaders : {});
+    reply(result.status, body, result.status === 200 ? rateHeaders : {});
   }
 
   const server = createServer((req, res) => {

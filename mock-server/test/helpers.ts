@@ -35,8 +35,9 @@ export async function getRaw(
   token?: string,
   headers: Record<string, string> = {},
 ): Promise<RawAnswer> {
+  // As every client must (the contract says so): a Laravel service answers errors in JSON only then.
   const response = await fetch(`${baseUrl}/api/comments${query ? `?${query}` : ""}`, {
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }

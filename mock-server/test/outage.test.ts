@@ -17,7 +17,7 @@ const start = async () => {
 };
 const request = (server: MockServer, signal?: AbortSignal) =>
   fetch(`${server.url}/api/comments?domain=example.com`, {
-    headers: { authorization: `Bearer ${server.token}` },
+    headers: { authorization: `Bearer ${server.token}`, accept: "application/json" },
     signal,
   });
 const settle = (promise: Promise<unknown>) =>

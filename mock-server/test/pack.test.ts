@@ -228,10 +228,10 @@ describe("the published packages", () => {
 });
 
 describe("the guide's commands, in a fresh Astro site", () => {
-  it("marks every code block but sample output, so that each one is run here", () => {
+  it("marks every code block but sample output, so that each one is run here (Schemathesis's is parsed: schemathesis-recipe.test.ts)", () => {
     const blocks = [...guide.matchAll(/^(<!-- test: [\w-]+ -->\n)?```(\w*)\n[\s\S]*?^```$/gm)];
     expect(blocks.filter(([, marker, language]) => !marker && language !== "text").map(([text]) => text)).toEqual([]);
-    expect(blocks.filter(([, marker]) => marker)).toHaveLength(15);
+    expect(blocks.filter(([, marker]) => marker)).toHaveLength(16);
   });
 
   it("installs as the guide says for the registry: the mock as a development dependency", () => {

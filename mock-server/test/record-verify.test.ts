@@ -70,7 +70,7 @@ async function rewritingProxy(
   const server: Server = createServer((req, res) => {
     void (async () => {
       const answer = await fetch(`${upstream.url}${req.url}`, {
-        headers: { authorization: req.headers.authorization ?? "" },
+        headers: { authorization: req.headers.authorization ?? "", accept: req.headers.accept ?? "" },
       });
       const body = (await answer.json()) as CommentListResponse;
       if (answer.status === 200) rewrite(body, body.meta.current_page);

@@ -41,8 +41,12 @@ Server:
                            Laravel 8's 422 "The per page may not be greater than N." (reject)
   --keep-query             keep domain/path/per_page in pagination links (the real service drops them)
   --string-numbers         send meta.per_page as a JSON string ("50"), as Laravel < 9.2 does
+  --without-accept-json warn|laravel  a request without Accept: application/json: answer as
+                           always and warn once (warn, default), or answer its errors as Laravel
+                           does: 401 and 422 as redirects, the rest as HTML pages (laravel)
   --laravel8               a real Laravel 8 app: --per-page-limit reject --string-numbers --twins 3
-                           --whole-second-timestamps (--per-page-limit cap or --twins N override it)
+                           --whole-second-timestamps --without-accept-json laravel (each of these
+                           given explicitly overrides it)
 Faults (deterministic from --seed):
   --latency MS             added to every response
   --latency-spike-rate R   share of responses delayed a further --latency-spike MS
@@ -78,6 +82,7 @@ const stringOptions = [
   "domains",
   "max-per-page",
   "per-page-limit",
+  "without-accept-json",
   "twins",
   "latency",
   "latency-spike-rate",
@@ -172,6 +177,9 @@ function serveOptions(argv: string[]): MockServerOptions | "help" {
   const perPageLimit = str("per-page-limit");
   if (perPageLimit !== undefined && perPageLimit !== "cap" && perPageLimit !== "reject")
     throw new UsageError(`--per-page-limit must be cap or reject, not "${perPageLimit}".`);
+  const withoutAcceptJson = str("without-accept-json");
+  if (withoutAcceptJson !== undefined && withoutAcceptJson !== "warn" && withoutAcceptJson !== "laravel")
+    throw new UsageError(`--without-accept-json must be warn or laravel, not "${withoutAcceptJson}".`);
 
   const seed = number("seed", str("seed")) ?? 1;
   const rateLimit = number("rate-limit", str("rate-limit"), { min: 1 });
@@ -218,6 +226,7 @@ function serveOptions(argv: string[]): MockServerOptions | "help" {
     },
     maxPerPage: number("max-per-page", str("max-per-page"), { min: 1 }),
     perPageLimit,
+    withoutAcceptJson,
     stringNumbers: flag("string-numbers"),
     laravel8: flag("laravel8"),
     keepQueryInLinks: Boolean(args["keep-query"]),

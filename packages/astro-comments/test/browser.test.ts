@@ -147,6 +147,18 @@ describe.skipIf(skipped)("in Chromium", () => {
     }));
     expect(first.name).toBe(`${first.date}, comment by Jane Doe`);
     expect(first.href).toBe(`#${first.target}`);
+    // Each article is named by its author and date (a screen reader's list of articles), from the header's text.
+    const names = await page.evaluate(() =>
+      [...document.querySelectorAll("article[data-comment]")].map(
+        (article) =>
+          `${article.querySelector("[data-comment-author]")!.textContent} ${article.querySelector("time")!.textContent}`,
+      ),
+    );
+    expect(names).toHaveLength(5);
+    for (const name of new Set(names))
+      await expect(page.getByRole("article", { name, exact: true }).count()).resolves.toBe(
+        names.filter((other) => other === name).length,
+      );
     await page.context().close();
   });
 

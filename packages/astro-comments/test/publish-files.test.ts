@@ -117,6 +117,17 @@ describe.each(published)("what npm publishes from %s", (dir: PublishedDir) => {
     for (const file of ["package.json", "README.md", "LICENSE"]) expect(files).toContain(file);
   });
 
+  // The registry shows this README to a reader who is already on the registry: installing by name
+  // is the one route it may give. The repository's README and guides keep the tarball route.
+  it("has a README that installs only by name, never from a tarball or a clone", () => {
+    const readme = read("README.md");
+    const installs = readme.match(/^(?:npm install|npm i|pnpm add|yarn add|bun add|npx astro add)\b.*$/gm) ?? [];
+    expect(installs.filter((line) => /\.tgz|file:|\//.test(line.replace(/@astro-comments\//g, "")))).toEqual([]);
+    expect(readme).not.toMatch(
+      /tarball|\.tgz|npm pack|until it is on the registry|first release|not on the npm registry/i,
+    );
+  });
+
   it("holds no file that no source explains (an earlier build's leftovers: rebuild from clean)", () => {
     const sources = new Set(filesUnder(join(packageDir, "src")).map((file) => file.replace(/\.ts$/, "")));
     const explained = (file: string) => {

@@ -168,7 +168,7 @@ export interface PaginationMetaLink {
  */
 export interface ListCommentsQuery {
   /**
-   * Domain of the site, as configured in the account.
+   * Domain of the site, as configured in the account. Not blank: Laravel trims the query's strings (TrimStrings) and turns an empty one into null, so a domain of spaces alone is missing (422).
    */
   domain: string;
   /**
@@ -176,7 +176,7 @@ export interface ListCommentsQuery {
    */
   path?: string;
   /**
-   * Top-level comments per page (default 50). The server may cap it; read meta.per_page.
+   * Top-level comments per page (default 50). The server may cap it; read meta.per_page. At most 2^63 - 1 (PHP_INT_MAX): Laravel's integer rule refuses a larger number (422). A parser that reads JSON numbers as doubles rounds that maximum up to 2^63, so the bound is also stated as the exclusive 2^63, which every parser reads exactly. A service may validate a lower maximum (a Laravel 8 app with max:100 answers 422 above it): a client asking for more than 100 must be ready to ask again for fewer.
    */
   per_page?: number;
   /**

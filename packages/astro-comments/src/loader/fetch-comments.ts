@@ -11,7 +11,7 @@ import { checkCrawlFile, readCheckCrawl, removeCheckCrawl } from "../freshness/c
 import { undiciTransport } from "../api/undici-transport.ts";
 import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
 import type { Credentials, ResolvedOptions } from "../integration/options.ts";
-import { whileWaited } from "./live-page.ts";
+import { whileWaited } from "../api/patience.ts";
 
 export interface FetchedComments {
   threads: CommentThread[];

@@ -41,12 +41,16 @@ function commentItemParts(
   // The permalink's name starts with its visible text (the date), as WCAG's "label in name" asks,
   // and says whose comment it is, because a list of links read out of context is a row of dates.
   const permalinkName = escapeHtml(fillTemplate(view.messages.permalink, { date, author: comment.author }));
+  // The article is named by its author and date (a screen reader's list of articles reads "Ann 3
+  // Jan 2026"), pointing at the text already shown rather than repeating it. dir="auto": a name or
+  // body takes the direction of its own text, so Arabic on an English page (or the reverse) keeps
+  // its punctuation and numbers in place.
   const open =
-    `<li class="astro-comments__item"><article class="astro-comments__comment" data-comment id="${id}">` +
-    `<header class="astro-comments__meta" data-pagefind-ignore><span class="astro-comments__author" data-comment-author>${author}</span> ` +
+    `<li class="astro-comments__item"><article class="astro-comments__comment" aria-labelledby="${id}-author ${id}-time" data-comment id="${id}">` +
+    `<header class="astro-comments__meta" data-pagefind-ignore><span class="astro-comments__author" id="${id}-author" dir="auto" data-comment-author>${author}</span> ` +
     `<a class="astro-comments__permalink" data-comment-permalink href="#${id}" aria-label="${permalinkName}">` +
-    `<time class="astro-comments__time" datetime="${machineDate(comment.createdAt)}">${escapeHtml(date)}</time></a></header>` +
-    `<div class="astro-comments__body" data-comment-body>${comment.html}</div>`;
+    `<time class="astro-comments__time" id="${id}-time" datetime="${machineDate(comment.createdAt)}">${escapeHtml(date)}</time></a></header>` +
+    `<div class="astro-comments__body" dir="auto" data-comment-body>${comment.html}</div>`;
   const more =
     comment.more === undefined
       ? ""
