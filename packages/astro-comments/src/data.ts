@@ -25,6 +25,7 @@ import {
   type PostPagination,
 } from "./render/comment-pages.ts";
 import { pathKey } from "./render/path-key.ts";
+import { commentIdsByPage, movedLinksParam, movedLinksScript, movedLinksUrl } from "./render/moved-links.ts";
 import { astroSafeString } from "./api/api-error.ts";
 import { CommentsNotLoaded } from "./errors-data.ts";
 
@@ -282,20 +283,28 @@ export interface CommentPageProps {
   thread?: string;
 }
 
+/** Each post with more comments than a page holds, split: what the comment pages and moved-links files are made of. */
+async function* paginatedPosts(): AsyncGenerator<{ key: string; count: number; pagination: PostPagination }> {
+  const settings = config.pages;
+  if (settings === false) return;
+  for (const [key, entry] of await entries()) {
+    if (entry.data.count <= settings.size) continue;
+    const { count, comments } = await pageComments(entry);
+    const pagination = commentPagination(key, comments);
+    if (pagination !== null) yield { key, count, pagination };
+  }
+}
+
 /**
  * Every comment page the site needs, for the injected route's getStaticPaths: pages 2 and on of
  * each post with more comments than a page holds, and pages 2 and on of each long thread.
  */
 export async function commentPageRoutes(): Promise<Array<{ params: { page: string }; props: CommentPageProps }>> {
-  const settings = config.pages;
-  if (settings === false) return [];
   const routes: Array<{ params: { page: string }; props: CommentPageProps }> = [];
-  for (const [key, entry] of await entries()) {
-    if (entry.data.count <= settings.size) continue;
-    const { count, comments } = await pageComments(entry);
-    const pagination = commentPagination(key, comments);
-    if (pagination === null) continue;
-    const param = postParam(key, settings.base);
+  if (config.pages === false) return routes;
+  const { base } = config.pages;
+  for await (const { key, count, pagination } of paginatedPosts()) {
+    const param = postParam(key, base);
     for (const page of pagination.pages.slice(1)) {
       routes.push({
         params: { page: `${param}/page/${page.number}` },
@@ -312,6 +321,30 @@ export async function commentPageRoutes(): Promise<Array<{ params: { page: strin
     }
   }
   return routes;
+}
+
+/** The moved-links file of each split post (pages.movedLinks), for its route's getStaticPaths. */
+export async function movedLinksRoutes(): Promise<
+  Array<{ params: { page: string }; props: { pages: Record<string, string[]> } }>
+> {
+  const routes: Array<{ params: { page: string }; props: { pages: Record<string, string[]> } }> = [];
+  if (config.pages === false || !config.pages.movedLinks) return routes;
+  for await (const { key, pagination } of paginatedPosts()) {
+    routes.push({
+      params: { page: movedLinksParam(key, config.pages.base) },
+      props: { pages: commentIdsByPage(pagination) },
+    });
+  }
+  return routes;
+}
+
+/**
+ * The inline script that takes a link to a comment that moved to the page now holding it, for a
+ * split post when the site opts in (pages.movedLinks); undefined otherwise.
+ */
+export function movedLinks(path: string, pagination: PostPagination | null): string | undefined {
+  if (pagination === null || config.pages === false || !config.pages.movedLinks) return undefined;
+  return movedLinksScript(movedLinksUrl(pathKey(path), config.pages));
 }
 
 /** A comment page's title: "Comments on /posts/x (page 2 of 5)", in the page's language. */

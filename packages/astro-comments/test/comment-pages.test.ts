@@ -203,3 +203,70 @@ describe.skipIf(skipped)("comment pages in Chromium", () => {
     await page.close();
   });
 });
+
+describe.skipIf(skipped)("a link to a comment that moved, with pages.movedLinks", () => {
+  let movedSite: SiteCopy;
+  let movedOut: string;
+  let movedBuild: { code: number; log: string };
+  let server: { url: string; close: () => Promise<void> };
+  let browser: Browser;
+  beforeAll(async () => {
+    if (!chromiumPath) throw new Error(chromiumMissing);
+    movedSite = copySite("comment-pages-moved");
+    const config = join(movedSite.dir, "astro.config.mjs");
+    writeFileSync(
+      config,
+      readFileSync(config, "utf8").replace("pages: { size: 200 },", "pages: { movedLinks: true },"),
+    );
+    movedOut = join(mkdtempSync(join(tmpdir(), "ac-moved-")), "dist");
+    const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
+    movedBuild = await astroBuild(env, movedOut, movedSite.dir);
+    server = await serveStatic(movedOut);
+    browser = await launchChromium();
+  }, BUILD_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await movedSite?.remove();
+  });
+
+  it("puts a script of a few hundred bytes after the comments section, not inside it", () => {
+    expect(movedBuild.code, movedBuild.log).toBe(0);
+    const html = readFileSync(join(movedOut, "posts/hello-world/index.html"), "utf8");
+    const script = /<script>(\(\(\)=>\{var h=location\.hash[^<]*)<\/script>/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect(Buffer.byteLength(script!)).toBeLessThanOrEqual(400);
+    expect(section(html)).not.toContain("<script");
+    // A small post needs none: every comment is on it.
+    expect(readFileSync(join(movedOut, SMALL.slice(1), "index.html"), "utf8")).not.toContain("location.hash");
+  });
+
+  it("takes a link to a comment on page 3, opened on the post page, to that comment on page 3", async () => {
+    const third = "/comments/posts/hello-world/page/3/";
+    const id = readPage(movedOut, third).comments[5]!;
+    const page = await browser.newPage();
+    await page.goto(`${server.url}${MANY}/#${id}`);
+    await page.waitForURL(`**${third}#${id}`);
+    const inView = await page.evaluate((target) => {
+      const box = document.getElementById(target)!.getBoundingClientRect();
+      return box.top >= 0 && box.top < window.innerHeight;
+    }, id);
+    expect(inView).toBe(true);
+    // The post was replaced, not pushed: Back returns to where the reader came from (here the blank
+    // page the browser opened), not to the post without the comment.
+    expect(await page.evaluate(() => history.length)).toBe(2);
+    await page.close();
+  });
+
+  it("stays on the page when the comment is there", async () => {
+    const id = readPage(movedOut, `${MANY}/`).comments[3]!;
+    const page = await browser.newPage();
+    // The script runs as the page is parsed, so a lookup would start before the load goto waits for.
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    await page.goto(`${server.url}${MANY}/#${id}`);
+    expect(new URL(page.url()).pathname).toBe(`${MANY}/`);
+    expect(requests.filter((url) => url.endsWith(".json"))).toEqual([]);
+    await page.close();
+  });
+});

@@ -50,7 +50,7 @@ function pagesSettings(
   if (option === false) return false;
   // Optional chaining: the unit tests hand the hook a partial config.
   const trailingSlash = config.trailingSlash !== "never" && config.build?.format !== "file";
-  return { size: option.size, route: option.route, base: config.base, trailingSlash };
+  return { size: option.size, route: option.route, base: config.base, trailingSlash, movedLinks: option.movedLinks };
 }
 
 /** Only dev and build fetch; sync, check and preview must work without credentials. */
@@ -138,6 +138,12 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
             entrypoint: new URL("../../components/CommentPage.astro", import.meta.url),
             prerender: true,
           });
+          if (pages.movedLinks)
+            injectRoute({
+              pattern: `${pages.route}/[...page].json`,
+              entrypoint: new URL("../feeds/moved-links-route.js", import.meta.url),
+              prerender: true,
+            });
         }
       },
       // Adapters' hooks run first (Astro puts the adapter at the head of the integrations), so the

@@ -270,7 +270,7 @@ export const optionsSchema = z
      * page and links to the rest, which the build writes at `<route>/<post path>/page/2/`; a thread
      * bigger than `size` shows its first replies and links to its own pages at
      * `<route>/<post path>/thread/<comment id>/2/` (docs/long-threads.md). `false`: every comment on
-     * the post, as before. Default `{ size: 100, route: "/comments" }`.
+     * the post, as before. Default `{ size: 100, route: "/comments", movedLinks: false }`.
      * @example { size: 50 }
      */
     pages: z
@@ -287,10 +287,18 @@ export const optionsSchema = z
                 message: 'must be a path such as "/comments", without "/" at its end',
               })
               .default("/comments"),
+            /**
+             * Adds, beside the comments, an inline script (about 400 bytes) that takes a
+             * `#comment-…` link whose comment has moved to another comment page there, through a
+             * small JSON file per post that the build writes. Off by default: a site with a strict
+             * Content-Security-Policy must allow it (docs/long-threads.md).
+             * @example { movedLinks: true }
+             */
+            movedLinks: z.boolean().default(false),
           })
           .strict(),
       ])
-      .default({ size: 100, route: "/comments" }),
+      .default({ size: 100, route: "/comments", movedLinks: false }),
     /**
      * Prerendered files about the comments, each added as a route when its path is given. `atom`:
      * an Atom feed of the site's latest `limit` comments (needs the site's `site` URL). `pageAtom`:

@@ -14,6 +14,8 @@ export interface PagesSettings {
   base: string;
   /** Whether the site's URLs end in "/" (trailingSlash and build.format). */
   trailingSlash: boolean;
+  /** Whether pages carry the script that follows a link to a comment that moved (moved-links.ts). */
+  movedLinks: boolean;
 }
 
 /** Replies of a thread that are not shown with it, and where they are. */

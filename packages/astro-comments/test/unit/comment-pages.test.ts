@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { StoredComment } from "../../src/loader/entry-schema.ts";
 import { commentHrefs, navItems, paginateComments, type PagesSettings } from "../../src/render/comment-pages.ts";
 
-const settings: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true };
+const settings: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false };
 
 const comment = (id: string, replies = 0): StoredComment => ({
   id,
