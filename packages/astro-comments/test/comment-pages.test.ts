@@ -2,7 +2,7 @@
 // Comment pages (issue 39), in a real build of the example site with its default setup: a post
 // with 1,000 comments, a post with one thread of 3,000 replies, and a small post. A reader starts
 // on the post page and follows only the plain links inside the comments section.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -204,7 +204,7 @@ describe.skipIf(skipped)("comment pages in Chromium", () => {
   });
 });
 
-describe.skipIf(skipped)("a link to a comment that moved, with pages.movedLinks", () => {
+describe.skipIf(skipped)("pages.movedLinks and pages.layout", () => {
   let movedSite: SiteCopy;
   let movedOut: string;
   let movedBuild: { code: number; log: string };
@@ -216,7 +216,15 @@ describe.skipIf(skipped)("a link to a comment that moved, with pages.movedLinks"
     const config = join(movedSite.dir, "astro.config.mjs");
     writeFileSync(
       config,
-      readFileSync(config, "utf8").replace("pages: { size: 200 },", "pages: { movedLinks: true },"),
+      readFileSync(config, "utf8").replace(
+        "pages: { size: 200 },",
+        'pages: { movedLinks: true, layout: "./src/layouts/SiteLayout.astro" },',
+      ),
+    );
+    mkdirSync(join(movedSite.dir, "src/layouts"), { recursive: true });
+    copyFileSync(
+      new URL("fixtures/comment-pages/SiteLayout.astro", import.meta.url),
+      join(movedSite.dir, "src/layouts/SiteLayout.astro"),
     );
     movedOut = join(mkdtempSync(join(tmpdir(), "ac-moved-")), "dist");
     const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
@@ -239,6 +247,16 @@ describe.skipIf(skipped)("a link to a comment that moved, with pages.movedLinks"
     expect(section(html)).not.toContain("<script");
     // A small post needs none: every comment is on it.
     expect(readFileSync(join(movedOut, SMALL.slice(1), "index.html"), "utf8")).not.toContain("location.hash");
+  });
+
+  it("renders comment pages inside the site's layout, with their title and the comments in its slot", () => {
+    const html = readFileSync(join(movedOut, "comments/posts/hello-world/page/2/index.html"), "utf8");
+    expect(html).toContain("<title>Comments on /posts/hello-world (page 2 of 10) · Example site</title>");
+    expect(html).toContain("<header data-site-header>Example site</header>");
+    const main = html.slice(html.indexOf("<main data-site-main>"));
+    expect(main).toMatch(/^<main data-site-main><h1>Comments on \/posts\/hello-world \(page 2 of 10\)<\/h1>/);
+    expect(main).toContain(section(html));
+    expect(section(html)).toMatch(/<nav [^>]*aria-label="[^"]+"/);
   });
 
   it("takes a link to a comment on page 3, opened on the post page, to that comment on page 3", async () => {

@@ -1,6 +1,8 @@
 // The Astro integration: validates options when the config loads, hands them to the loader,
 // serves render settings to components through virtual modules, and in dev wires up refreshing.
 import type { AstroConfig, AstroIntegration, AstroIntegrationLogger, IntegrationResolvedRoute } from "astro";
+import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { envField } from "astro/config";
 import { envNames } from "../api/credentials.ts";
 import { setupDevRefresh } from "./dev-refresh.ts";
@@ -8,7 +10,7 @@ import { checkCrawlFiles, startFetch } from "../loader/fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
 import { INTEGRATION_NAME } from "../constants.ts";
 import { configError } from "../errors.ts";
-import { MissingCollection, OrphanComments } from "../errors-data.ts";
+import { LayoutNotFound, MissingCollection, OrphanComments } from "../errors-data.ts";
 import { resolveOptions, type CommentsOptions, type ResolvedOptions } from "./options.ts";
 import type { PagesSettings } from "../render/comment-pages.ts";
 import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orphans.ts";
@@ -51,6 +53,18 @@ function pagesSettings(
   // Optional chaining: the unit tests hand the hook a partial config.
   const trailingSlash = config.trailingSlash !== "never" && config.build?.format !== "file";
   return { size: option.size, route: option.route, base: config.base, trailingSlash, movedLinks: option.movedLinks };
+}
+
+/**
+ * The file of the layout comment pages render in: the site's `pages.layout`, resolved against its
+ * root, or the integration's minimal page.
+ */
+function commentPageLayout(option: ResolvedOptions["pages"], root: URL): string {
+  const own = fileURLToPath(new URL("../../components/CommentPageLayout.astro", import.meta.url));
+  if (option === false || option.layout === undefined) return own;
+  const path = fileURLToPath(new URL(option.layout, root));
+  if (!statSync(path, { throwIfNoEntry: false })?.isFile()) throw configError(LayoutNotFound, option.layout, path);
+  return path;
 }
 
 /** Only dev and build fetch; sync, check and preview must work without credentials. */
@@ -113,7 +127,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
         const pages = pagesSettings(resolved.pages, config);
         updateConfig({
-          vite: { plugins: [virtualModulesPlugin(site, feeds, pages)] },
+          vite: { plugins: [virtualModulesPlugin(site, feeds, pages, commentPageLayout(resolved.pages, config.root))] },
           // The live loader and the island read the credentials with getSecret at request time.
           env: { schema: secretsSchema(config.env?.schema) },
         });

@@ -295,6 +295,13 @@ export const optionsSchema = z
              * @example { movedLinks: true }
              */
             movedLinks: z.boolean().default(false),
+            /**
+             * The site's layout for comment pages, a path from the site's root: it gets the props
+             * `title`, `lang` and `canonical`, and the comments in its default slot
+             * (docs/long-threads.md). Default: a minimal page of the integration's own.
+             * @example { layout: "./src/layouts/Base.astro" }
+             */
+            layout: z.string().min(1).optional(),
           })
           .strict(),
       ])

@@ -43,7 +43,7 @@ export const resolvedVirtualModuleIds = Object.values(VIRTUAL_MODULES).map((id) 
 const nameOfId = new Map(Object.entries(VIRTUAL_MODULES).map(([name, id]) => [id as string, name as ModuleName]));
 
 function moduleValue(
-  name: ModuleName,
+  name: Exclude<ModuleName, "layout">,
   site: SiteHandoff,
   feeds: FeedSettings | null,
   pages: PagesSettings | false,
@@ -78,6 +78,8 @@ export function virtualModulesPlugin(
   site: SiteHandoff,
   feeds: FeedSettings | null,
   pages: PagesSettings | false,
+  /** The file of the layout comment pages render in: the site's, or the integration's own. */
+  layout: string,
 ): VitePlugin {
   return {
     name: "astro-comments:virtual-modules",
@@ -89,9 +91,10 @@ export function virtualModulesPlugin(
       filter: { id: /^\0virtual:astro-comments\// },
       handler: (id: string) => {
         const name = nameOfId.get(id.slice(1));
-        return name === undefined
-          ? undefined
-          : `export default ${JSON.stringify(moduleValue(name, site, feeds, pages))};`;
+        if (name === undefined) return undefined;
+        // A component, not a value: Vite resolves and compiles the file like any of the site's.
+        if (name === "layout") return `export { default } from ${JSON.stringify(layout)};`;
+        return `export default ${JSON.stringify(moduleValue(name, site, feeds, pages))};`;
       },
     },
   } as VitePlugin;
