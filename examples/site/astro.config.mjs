@@ -18,6 +18,9 @@ export default defineConfig({
       // The mock serves comments for a larger site (/guides/…, /notes/…) than this example builds;
       // a real site keeps the default "warn" to hear about comments no page shows.
       orphans: "ignore",
+      // Comment pages hold 100 comments by default (docs/long-threads.md); here 200, so the XSS
+      // corpus (125 comments) stays on one page, where the browser test provokes every vector at once.
+      pages: { size: 200 },
     }),
   ],
 });

@@ -20,4 +20,6 @@ export const VIRTUAL_MODULES = {
   feeds: "virtual:astro-comments/feeds",
   /** The published freshness state (feeds.state). */
   state: "virtual:astro-comments/state",
+  /** The layout comment pages render in: the site's (pages.layout) or the integration's own. */
+  layout: "virtual:astro-comments/layout",
 } as const;

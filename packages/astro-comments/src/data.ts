@@ -7,18 +7,31 @@
 import { getCollection, render } from "astro:content";
 import config from "virtual:astro-comments/config";
 import type { PageCommentsData, PageEntryData } from "./loader/entry-schema.ts";
-import { formatCount } from "./i18n/messages.ts";
+import { fillTemplate, formatCount } from "./i18n/messages.ts";
 import { pageLocale, type PageLocale } from "./i18n/page-locale.ts";
 import type { RenderSettings } from "./integration/options.ts";
 import { withMissingIds } from "./render/comment-id.ts";
 import { commentItemChunks, commentItemsHtml, type CommentView } from "./render/comment-markup.ts";
 import type { RenderedComment } from "./render/comment-tree.ts";
+import {
+  commentHrefs,
+  isPaginated,
+  navItems,
+  paginateComments,
+  postHref,
+  postParam,
+  type CommentPage,
+  type NavItem,
+  type PostPagination,
+} from "./render/comment-pages.ts";
 import { pathKey } from "./render/path-key.ts";
+import { commentIdsByPage, movedLinksParam, movedLinksScript, movedLinksUrl } from "./render/moved-links.ts";
 import { astroSafeString } from "./api/api-error.ts";
 import { CommentsNotLoaded } from "./errors-data.ts";
 
 export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from "./loader/entry-schema.ts";
 export type { RenderedComment } from "./render/comment-tree.ts";
+export type { CommentPage, NavItem, PostPagination, ShownComment } from "./render/comment-pages.ts";
 export { pathKey } from "./render/path-key.ts";
 export { machineDate } from "./render/comment-markup.ts";
 export { colorSchemeAttribute, customColorSchemeCss } from "./render/color-scheme.ts";
@@ -199,4 +212,151 @@ export function renderCommentItemChunks(
 const commentView = (page: PageLocale): CommentView => ({
   formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale),
   messages: page.messages,
+  moreReplies: (count) => formatCount(page.messages.moreReplies, count, page.locale),
 });
+
+// A split per list of comments: where a module keeps a page's comments (dev, sites with an
+// adapter), <Comments>, <CommentsJsonLd> and the feeds share one; keyed weakly, so a list read
+// afresh (a build's data files, each island answer) takes its split with it when it goes.
+const paginations = new WeakMap<readonly RenderedComment[], PostPagination | null>();
+
+/**
+ * A post's comments split into comment pages (the `pages` option), or null when the post shows
+ * every comment itself: pages are off, or its comments fit one page. `comments` are the post's, in
+ * the order shown (getComments).
+ */
+export function commentPagination(path: string, comments: readonly RenderedComment[]): PostPagination | null {
+  if (config.pages === false) return null;
+  const cached = paginations.get(comments);
+  if (cached !== undefined) return cached;
+  const key = pathKey(path);
+  const pagination = paginateComments(
+    key,
+    postHref(key, config.pages),
+    comments as PageCommentsData["comments"],
+    config.pages,
+  );
+  const result = isPaginated(pagination) ? pagination : null;
+  paginations.set(comments, result);
+  return result;
+}
+
+/**
+ * Where each comment of a split post is: comment id → its page's URL and anchor. Undefined for a
+ * post that shows every comment itself (each is at "#id" on the post). For the feeds, JSON-LD and
+ * the island, so that every link to a comment lands on it.
+ */
+export function commentLinks(
+  path: string,
+  data: Pick<PageCommentsData, "comments">,
+): ReadonlyMap<string, string> | undefined {
+  const pagination = commentPagination(path, data.comments);
+  return pagination === null ? undefined : commentHrefs(pagination);
+}
+
+/** A page navigation as the section renders it; undefined for a single page. */
+export interface PageNav {
+  label: string;
+  items: NavItem[];
+  previous: string | undefined;
+  next: string | undefined;
+}
+
+/** The navigation over `pages` with page `current` marked, labelled `label`. */
+export function pageNav(pages: readonly CommentPage[], current: number, label: string): PageNav | undefined {
+  if (pages.length < 2) return undefined;
+  return {
+    label,
+    items: navItems(pages, current),
+    previous: pages[current - 2]?.href,
+    next: pages[current]?.href,
+  };
+}
+
+/** What the comment page route renders: one page of a post's comments or of a long thread. */
+export interface CommentPageProps {
+  key: string;
+  count: number;
+  pagination: PostPagination;
+  number: number;
+  /** The long thread's parent id, on a thread's page. */
+  thread?: string;
+}
+
+/** Each post with more comments than a page holds, split: what the comment pages and moved-links files are made of. */
+async function* paginatedPosts(): AsyncGenerator<{ key: string; count: number; pagination: PostPagination }> {
+  const settings = config.pages;
+  if (settings === false) return;
+  for (const [key, entry] of await entries()) {
+    if (entry.data.count <= settings.size) continue;
+    const { count, comments } = await pageComments(entry);
+    const pagination = commentPagination(key, comments);
+    if (pagination !== null) yield { key, count, pagination };
+  }
+}
+
+/**
+ * Every comment page the site needs, for the injected route's getStaticPaths: pages 2 and on of
+ * each post with more comments than a page holds, and pages 2 and on of each long thread.
+ */
+export async function commentPageRoutes(): Promise<Array<{ params: { page: string }; props: CommentPageProps }>> {
+  const routes: Array<{ params: { page: string }; props: CommentPageProps }> = [];
+  if (config.pages === false) return routes;
+  const { base } = config.pages;
+  for await (const { key, count, pagination } of paginatedPosts()) {
+    const param = postParam(key, base);
+    for (const page of pagination.pages.slice(1)) {
+      routes.push({
+        params: { page: `${param}/page/${page.number}` },
+        props: { key, count, pagination, number: page.number },
+      });
+    }
+    for (const [thread, pages] of pagination.threads) {
+      for (const page of pages.slice(1)) {
+        routes.push({
+          params: { page: `${param}/thread/${thread}/${page.number}` },
+          props: { key, count, pagination, number: page.number, thread },
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+/** The moved-links file of each split post (pages.movedLinks), for its route's getStaticPaths. */
+export async function movedLinksRoutes(): Promise<
+  Array<{ params: { page: string }; props: { pages: Record<string, string[]> } }>
+> {
+  const routes: Array<{ params: { page: string }; props: { pages: Record<string, string[]> } }> = [];
+  if (config.pages === false || !config.pages.movedLinks) return routes;
+  for await (const { key, pagination } of paginatedPosts()) {
+    routes.push({
+      params: { page: movedLinksParam(key, config.pages.base) },
+      props: { pages: commentIdsByPage(pagination) },
+    });
+  }
+  return routes;
+}
+
+/**
+ * The inline script that takes a link to a comment that moved to the page now holding it, for a
+ * split post when the site opts in (pages.movedLinks); undefined otherwise.
+ */
+export function movedLinks(path: string, pagination: PostPagination | null): string | undefined {
+  if (pagination === null || config.pages === false || !config.pages.movedLinks) return undefined;
+  return movedLinksScript(movedLinksUrl(pathKey(path), config.pages));
+}
+
+/** A comment page's title: "Comments on /posts/x (page 2 of 5)", in the page's language. */
+export function commentPageTitle(props: CommentPageProps, page: PageLocale): string {
+  const pages = props.thread === undefined ? props.pagination.pages : props.pagination.threads.get(props.thread)!;
+  const values = {
+    path: props.key,
+    page: new Intl.NumberFormat(page.locale).format(props.number),
+    pages: new Intl.NumberFormat(page.locale).format(pages.length),
+  };
+  const parent = props.thread === undefined ? undefined : pages[0]!.thread;
+  return parent === undefined
+    ? fillTemplate(page.messages.pageTitle, values)
+    : fillTemplate(page.messages.threadTitle, { ...values, author: parent.author });
+}

@@ -113,6 +113,15 @@ export const CacheDirOnOtherDrive = {
   hint: "The comments are content modules in the cacheDir, and Astro finds content modules by a path relative to the project.",
 } satisfies ErrorData;
 
+/** pages.layout names no file. */
+export const LayoutNotFound = {
+  name: "LayoutNotFound",
+  title: "The comment pages' layout was not found.",
+  message: (layout: string, path: string) =>
+    `astro-comments: pages.layout "${layout}" is not a file (looked for ${path}); give a path from the site's root, such as "./src/layouts/Base.astro", or leave layout out for the integration's own page.`,
+  hint: "Comment pages render inside this component, with their title as a prop and the comments in its default slot.",
+} satisfies ErrorData;
+
 /** Writing a comments module into the cacheDir failed (a read-only folder, a full disk). */
 export const ModulesNotWritable = {
   name: "ModulesNotWritable",

@@ -8,6 +8,10 @@ declare module "virtual:astro-comments/status" {
   const status: import("./loader/fetch-status.ts").FetchStatus;
   export default status;
 }
+declare module "virtual:astro-comments/layout" {
+  const Layout: import("astro/runtime/server/index.js").AstroComponentFactory;
+  export default Layout;
+}
 declare module "virtual:astro-comments/notice" {
   const notice: import("./integration/virtual-modules.ts").StaleNotice | null;
   export default notice;

@@ -43,6 +43,12 @@ import { Comments, CommentCount } from "astro-comments/components";
 <body><article><h1>Hello, world</h1><CommentCount /></article>
 <Comments /></body></html>
 `,
+  "src/pages/posts/busy.astro": `---
+import { Comments } from "astro-comments/components";
+---
+<html lang="en"><head><meta charset="utf-8" /><title>Busy</title></head>
+<body><h1>Busy</h1><Comments /></body></html>
+`,
 };
 
 interface Site {
@@ -77,6 +83,16 @@ beforeAll(async () => {
   if (mockInstall.code === 0) {
     mock = start("npx", ["comments-mock", "--domain", DOMAIN, "--port", String(await freePort())], siteDir(7));
     mockUrl = (await mock.waitFor(/^Comments API mock listening on (\S+) token=mock-token/m))[1]!;
+    // 150 comments on one post, through the mock's admin route: a post split into comment pages.
+    for (let i = 0; i < 150; i++) {
+      const comment = { domain: DOMAIN, path: "/posts/busy", name: `Reader ${i}`, content: `Comment ${i}.` };
+      const added = await fetch(`${mockUrl}/__admin/comments`, {
+        method: "POST",
+        headers: { authorization: "Bearer mock-token" },
+        body: JSON.stringify(comment),
+      });
+      if (added.status !== 201) throw new Error(`the mock did not add a comment: ${await added.text()}`);
+    }
   }
   for (const major of majors) {
     const site = sites.get(major)!;
@@ -131,6 +147,20 @@ describe.each(majors)("a fresh Astro %i site", (major) => {
     const html = readFileSync(join(siteDir(major), "dist/posts/hello-world/index.html"), "utf8");
     expect(html).toMatch(/<section[^>]*data-comments/);
     expect(html).toMatch(/data-comment-author[^>]*>Jane Doe</);
+  });
+
+  it("splits the busy post into comment pages that a reader reaches by the section's links (docs/long-threads.md)", () => {
+    const dist = join(siteDir(major), "dist");
+    const post = readFileSync(join(dist, "posts/busy/index.html"), "utf8");
+    expect(post).toMatch(/<nav[^>]*aria-label="Comment pages"[^>]*data-comments-pages/);
+    expect(post).toContain('<a href="/comments/posts/busy/page/2/">2</a>');
+    const second = readFileSync(join(dist, "comments/posts/busy/page/2/index.html"), "utf8");
+    expect(second).toContain("<title>Comments on /posts/busy (page 2 of ");
+    expect(second).toMatch(/<a href="\/comments\/posts\/busy\/page\/2\/" aria-current="page">2<\/a>/);
+    const articles = (html: string) => (html.match(/<article[^>]*data-comment /g) ?? []).length;
+    expect(articles(post)).toBeLessThanOrEqual(100);
+    expect(articles(second)).toBeGreaterThan(0);
+    expect(articles(second)).toBeLessThanOrEqual(100);
   });
 
   it("runs `npx --no astro-comments check` from the installed package: nothing changed since the build", () => {

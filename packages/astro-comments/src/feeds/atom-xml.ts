@@ -9,6 +9,8 @@ export interface FeedComment {
   page: string;
   /** The comment's HTML id on that page (its stable identity, see comment-id.ts). */
   id: string;
+  /** Where the comment is, when not on the page itself: its comment page's path and anchor. */
+  href?: string;
   author: string;
   createdAt: string;
   html: string;
@@ -40,15 +42,23 @@ export function escapeXml(text: string): string {
 
 const iso = (createdAt: string) => new Date(createdAt).toISOString();
 
-/** Every comment of the collection, top-level and replies, with the page it shows on. */
-export function feedComments(entries: Iterable<{ id: string; data: PageCommentsData }>): FeedComment[] {
+/**
+ * Every comment of the collection, top-level and replies, with the page it shows on; `hrefs`
+ * gives, per page, where its comments are when the page is split into comment pages.
+ */
+export function feedComments(
+  entries: Iterable<{ id: string; data: PageCommentsData }>,
+  hrefs: (page: string, data: PageCommentsData) => ReadonlyMap<string, string> | undefined = () => undefined,
+): FeedComment[] {
   const comments: FeedComment[] = [];
   for (const { id, data } of entries) {
+    const where = hrefs(id, data);
     for (const comment of data.comments) {
       for (const one of [comment, ...comment.replies])
         comments.push({
           page: id,
           id: one.id,
+          ...(where?.has(one.id) ? { href: where.get(one.id)! } : {}),
           author: one.author,
           createdAt: one.createdAt,
           html: one.html,
@@ -90,7 +100,7 @@ export async function buildAtomFeed(input: AtomFeedInput): Promise<string> {
   // An empty feed still needs an `updated`; the epoch keeps the document byte-stable.
   const updated = latest[0] ? iso(latest[0].createdAt) : new Date(0).toISOString();
   const entries = latest.map((comment) => {
-    const link = new URL(`${comment.page}#${comment.id}`, input.siteUrl).href;
+    const link = new URL(comment.href ?? `${comment.page}#${comment.id}`, input.siteUrl).href;
     return (
       `  <entry>\n` +
       `    <id>${escapeXml(ids.get(comment)!)}</id>\n` +

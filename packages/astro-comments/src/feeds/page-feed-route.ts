@@ -4,7 +4,7 @@ import type { APIRoute, GetStaticPaths } from "astro";
 import settings from "virtual:astro-comments/feeds";
 import type { PageCommentsData } from "../loader/entry-schema.ts";
 import { buildAtomFeed, feedComments } from "./atom-xml.ts";
-import { getAllComments } from "../data.ts";
+import { commentLinks, getAllComments } from "../data.ts";
 import { pageFeedParam, pageFeedUrl } from "./feed-settings.ts";
 
 export const prerender = true;
@@ -19,7 +19,7 @@ export const getStaticPaths = (async () => {
 
 export const GET: APIRoute = async ({ params, props }) => {
   const { key, data } = props as { key: string; data: PageCommentsData };
-  const comments = feedComments([{ id: key, data }]);
+  const comments = feedComments([{ id: key, data }], commentLinks);
   const body = await buildAtomFeed({
     ...settings,
     title: `${settings.title}: ${key}`,

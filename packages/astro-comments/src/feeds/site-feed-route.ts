@@ -5,13 +5,16 @@
 import type { APIRoute } from "astro";
 import settings from "virtual:astro-comments/feeds";
 import { buildAtomFeed, feedComments } from "./atom-xml.ts";
-import { getAllComments } from "../data.ts";
+import { commentLinks, getAllComments } from "../data.ts";
 
 export const prerender = true;
 
 export const GET: APIRoute = async () => {
   const pages = await getAllComments();
-  const comments = feedComments([...pages].map(([id, data]) => ({ id, data })));
+  const comments = feedComments(
+    [...pages].map(([id, data]) => ({ id, data })),
+    commentLinks,
+  );
   const limit = import.meta.env.DEV ? settings.limit : Number.POSITIVE_INFINITY;
   const body = await buildAtomFeed({ ...settings, limit, comments });
   return new Response(body, { headers: { "content-type": "application/atom+xml; charset=utf-8" } });

@@ -21,6 +21,21 @@ export interface CommentMessages {
   staleAsOf: string;
   /** The stale notice when no fetch ever succeeded for this version of the page. */
   staleUnavailable: string;
+  /** Accessible name of the navigation between a post's comment pages. */
+  pages: string;
+  /** Accessible name of the navigation between a long thread's pages. `{author}`: the thread's author. */
+  threadPages: string;
+  /** The navigation's links to the previous and the next page. */
+  previous: string;
+  next: string;
+  /** A long thread's link to its own pages; `{count}` is the formatted number of replies not shown. */
+  moreReplies: PluralForms;
+  /** A comment page's title. `{path}`: the post's path, `{page}` and `{pages}`: numbers. */
+  pageTitle: string;
+  /** A long thread's page title: as pageTitle, and `{author}`, the thread's author. */
+  threadTitle: string;
+  /** A comment page's link back to the post. */
+  backToPost: string;
 }
 
 /** What a site may override, per locale: any subset, plural forms replaced as a whole. */
@@ -34,6 +49,14 @@ const en: CommentMessages = {
   count: { one: "{count} comment", other: "{count} comments" },
   staleAsOf: "Comments as of {date}.",
   staleUnavailable: "Comments could not be loaded for this version of the page.",
+  pages: "Comment pages",
+  threadPages: "Pages of replies to {author}",
+  previous: "Previous",
+  next: "Next",
+  moreReplies: { one: "{count} more reply", other: "{count} more replies" },
+  pageTitle: "Comments on {path} (page {page} of {pages})",
+  threadTitle: "Replies to {author} on {path} (page {page} of {pages})",
+  backToPost: "Back to the post",
 };
 
 const de: CommentMessages = {
@@ -44,6 +67,14 @@ const de: CommentMessages = {
   count: { one: "{count} Kommentar", other: "{count} Kommentare" },
   staleAsOf: "Kommentare mit Stand vom {date}.",
   staleUnavailable: "Die Kommentare konnten für diese Version der Seite nicht geladen werden.",
+  pages: "Kommentarseiten",
+  threadPages: "Seiten der Antworten auf {author}",
+  previous: "Zurück",
+  next: "Weiter",
+  moreReplies: { one: "{count} weitere Antwort", other: "{count} weitere Antworten" },
+  pageTitle: "Kommentare zu {path} (Seite {page} von {pages})",
+  threadTitle: "Antworten auf {author} zu {path} (Seite {page} von {pages})",
+  backToPost: "Zurück zum Beitrag",
 };
 
 // French uses "one" for 0 and 1, and "many" for round millions ("1 000 000 de commentaires").
@@ -55,6 +86,14 @@ const fr: CommentMessages = {
   count: { one: "{count} commentaire", many: "{count} de commentaires", other: "{count} commentaires" },
   staleAsOf: "Commentaires au {date}.",
   staleUnavailable: "Les commentaires n’ont pas pu être chargés pour cette version de la page.",
+  pages: "Pages de commentaires",
+  threadPages: "Pages des réponses à {author}",
+  previous: "Précédent",
+  next: "Suivant",
+  moreReplies: { one: "{count} autre réponse", many: "{count} d’autres réponses", other: "{count} autres réponses" },
+  pageTitle: "Commentaires sur {path} (page {page} sur {pages})",
+  threadTitle: "Réponses à {author} sur {path} (page {page} sur {pages})",
+  backToPost: "Retour à l’article",
 };
 
 const es: CommentMessages = {
@@ -65,6 +104,14 @@ const es: CommentMessages = {
   count: { one: "{count} comentario", many: "{count} de comentarios", other: "{count} comentarios" },
   staleAsOf: "Comentarios a fecha de {date}.",
   staleUnavailable: "No se pudieron cargar los comentarios para esta versión de la página.",
+  pages: "Páginas de comentarios",
+  threadPages: "Páginas de respuestas a {author}",
+  previous: "Anterior",
+  next: "Siguiente",
+  moreReplies: { one: "{count} respuesta más", many: "{count} de respuestas más", other: "{count} respuestas más" },
+  pageTitle: "Comentarios en {path} (página {page} de {pages})",
+  threadTitle: "Respuestas a {author} en {path} (página {page} de {pages})",
+  backToPost: "Volver a la entrada",
 };
 
 /** The languages shipped, by primary language subtag. English is the fallback for every other. */

@@ -1,6 +1,8 @@
 // The Astro integration: validates options when the config loads, hands them to the loader,
 // serves render settings to components through virtual modules, and in dev wires up refreshing.
-import type { AstroIntegration, AstroIntegrationLogger, IntegrationResolvedRoute } from "astro";
+import type { AstroConfig, AstroIntegration, AstroIntegrationLogger, IntegrationResolvedRoute } from "astro";
+import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { envField } from "astro/config";
 import { envNames } from "../api/credentials.ts";
 import { setupDevRefresh } from "./dev-refresh.ts";
@@ -8,8 +10,9 @@ import { checkCrawlFiles, startFetch } from "../loader/fetch-comments.ts";
 import { commandMode, readCommentsEnv } from "./env.ts";
 import { INTEGRATION_NAME } from "../constants.ts";
 import { configError } from "../errors.ts";
-import { MissingCollection, OrphanComments } from "../errors-data.ts";
-import { resolveOptions, type CommentsOptions } from "./options.ts";
+import { LayoutNotFound, MissingCollection, OrphanComments } from "../errors-data.ts";
+import { resolveOptions, type CommentsOptions, type ResolvedOptions } from "./options.ts";
+import type { PagesSettings } from "../render/comment-pages.ts";
 import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orphans.ts";
 import { feedSettings } from "../feeds/feed-settings.ts";
 import { finishFeeds } from "../feeds/finish-feeds.ts";
@@ -39,6 +42,29 @@ function reportOrphans(
   const error = configError(OrphanComments, report);
   error.stack = "";
   throw error;
+}
+
+/** The `pages` option with what its URLs need from the site's config. */
+function pagesSettings(
+  option: ResolvedOptions["pages"],
+  config: Pick<AstroConfig, "base" | "trailingSlash" | "build">,
+): PagesSettings | false {
+  if (option === false) return false;
+  // Optional chaining: the unit tests hand the hook a partial config.
+  const trailingSlash = config.trailingSlash !== "never" && config.build?.format !== "file";
+  return { size: option.size, route: option.route, base: config.base, trailingSlash, movedLinks: option.movedLinks };
+}
+
+/**
+ * The file of the layout comment pages render in: the site's `pages.layout`, resolved against its
+ * root, or the integration's minimal page.
+ */
+function commentPageLayout(option: ResolvedOptions["pages"], root: URL): string {
+  const own = fileURLToPath(new URL("../../components/CommentPageLayout.astro", import.meta.url));
+  if (option === false || option.layout === undefined) return own;
+  const path = fileURLToPath(new URL(option.layout, root));
+  if (!statSync(path, { throwIfNoEntry: false })?.isFile()) throw configError(LayoutNotFound, option.layout, path);
+  return path;
 }
 
 /** Only dev and build fetch; sync, check and preview must work without credentials. */
@@ -99,8 +125,9 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         base = config.base;
         const { atom, pageAtom } = resolved.feeds;
         const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
+        const pages = pagesSettings(resolved.pages, config);
         updateConfig({
-          vite: { plugins: [virtualModulesPlugin(site, feeds)] },
+          vite: { plugins: [virtualModulesPlugin(site, feeds, pages, commentPageLayout(resolved.pages, config.root))] },
           // The live loader and the island read the credentials with getSecret at request time.
           env: { schema: secretsSchema(config.env?.schema) },
         });
@@ -116,6 +143,21 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
           const pattern = resolved.feeds[option as keyof typeof routes];
           if (pattern === undefined) continue;
           injectRoute({ pattern, entrypoint: new URL(`../feeds/${module}.js`, import.meta.url), prerender: true });
+        }
+        // The comment pages: one prerendered route whose getStaticPaths lists every page a post or
+        // a long thread needs (docs/long-threads.md).
+        if (pages !== false) {
+          injectRoute({
+            pattern: `${pages.route}/[...page]`,
+            entrypoint: new URL("../../components/CommentPage.astro", import.meta.url),
+            prerender: true,
+          });
+          if (pages.movedLinks)
+            injectRoute({
+              pattern: `${pages.route}/[...page].json`,
+              entrypoint: new URL("../feeds/moved-links-route.js", import.meta.url),
+              prerender: true,
+            });
         }
       },
       // Adapters' hooks run first (Astro puts the adapter at the head of the integrations), so the

@@ -40,6 +40,12 @@ const cssSelector = z
   .min(1)
   .regex(/^[^{}<>;]+$/, { message: "must be a CSS selector, without { } < > or ;" });
 
+const pluralForms = z
+  .object({ zero: z.string(), one: z.string(), two: z.string(), few: z.string(), many: z.string() })
+  .partial()
+  .extend({ other: z.string() })
+  .strict();
+
 const wholeNumber = (min: number, max: number) =>
   z
     .number()
@@ -223,14 +229,23 @@ export const optionsSchema = z
             /** Accessible name of a comment's permalink; `{date}` is its visible date, `{author}` the author. */
             permalink: z.string(),
             /** `<CommentCount>`, by `Intl.PluralRules` category; `{count}` is the formatted number. */
-            count: z
-              .object({ zero: z.string(), one: z.string(), two: z.string(), few: z.string(), many: z.string() })
-              .partial()
-              .extend({ other: z.string() })
-              .strict(),
+            count: pluralForms,
             /** The stale notice; `{date}` is the date of the fetch shown. */
             staleAsOf: z.string(),
             staleUnavailable: z.string(),
+            /** Accessible name of the navigation between comment pages. */
+            pages: z.string(),
+            /** Accessible name of a long thread's page navigation; `{author}` is the thread's author. */
+            threadPages: z.string(),
+            previous: z.string(),
+            next: z.string(),
+            /** A long thread's link to its own pages, by `Intl.PluralRules` category ("{count} more replies"). */
+            moreReplies: pluralForms,
+            /** A comment page's title; `{path}`, `{page}` and `{pages}` are filled in. */
+            pageTitle: z.string(),
+            /** A long thread's page title; as pageTitle, and `{author}`. */
+            threadTitle: z.string(),
+            backToPost: z.string(),
           })
           .partial()
           .strict(),
@@ -250,6 +265,47 @@ export const optionsSchema = z
      * @example { "/blog/hello/": "/posts/hello-world/" }
      */
     aliases: z.record(z.string(), z.string()).default({}),
+    /**
+     * Comment pages: a post with more than `size` comments (replies included) shows its first
+     * page and links to the rest, which the build writes at `<route>/<post path>/page/2/`; a thread
+     * bigger than `size` shows its first replies and links to its own pages at
+     * `<route>/<post path>/thread/<comment id>/2/` (docs/long-threads.md). `false`: every comment on
+     * the post, as before. Default `{ size: 100, route: "/comments", movedLinks: false }`.
+     * @example { size: 50 }
+     */
+    pages: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            /** Comments per page, replies included (10–1000, default 100). */
+            size: wholeNumber(10, 1000).default(100),
+            /** Where the comment pages live, below the site's base (default "/comments"). */
+            route: z
+              .string()
+              .regex(/^(\/[A-Za-z0-9._~-]+)+$/, {
+                message: 'must be a path such as "/comments", without "/" at its end',
+              })
+              .default("/comments"),
+            /**
+             * Adds, beside the comments, an inline script (about 400 bytes) that takes a
+             * `#comment-…` link whose comment has moved to another comment page there, through a
+             * small JSON file per post that the build writes. Off by default: a site with a strict
+             * Content-Security-Policy must allow it (docs/long-threads.md).
+             * @example { movedLinks: true }
+             */
+            movedLinks: z.boolean().default(false),
+            /**
+             * The site's layout for comment pages, a path from the site's root: it gets the props
+             * `title`, `lang` and `canonical`, and the comments in its default slot
+             * (docs/long-threads.md). Default: a minimal page of the integration's own.
+             * @example { layout: "./src/layouts/Base.astro" }
+             */
+            layout: z.string().min(1).optional(),
+          })
+          .strict(),
+      ])
+      .default({ size: 100, route: "/comments", movedLinks: false }),
     /**
      * Prerendered files about the comments, each added as a route when its path is given. `atom`:
      * an Atom feed of the site's latest `limit` comments (needs the site's `site` URL). `pageAtom`:

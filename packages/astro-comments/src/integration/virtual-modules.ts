@@ -9,6 +9,7 @@ import { VIRTUAL_MODULES } from "../constants.ts";
 import type { FeedSettings } from "../feeds/feed-settings.ts";
 import { STATE_FORMAT, type FreshnessState } from "../freshness/freshness-state.ts";
 import type { FetchStatus } from "../loader/fetch-status.ts";
+import type { PagesSettings } from "../render/comment-pages.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import type { RenderSettings, ResolvedOptions } from "./options.ts";
 
@@ -22,6 +23,8 @@ type ModuleName = keyof typeof VIRTUAL_MODULES;
 export interface VirtualConfig extends RenderSettings {
   messages: ResolvedOptions["messages"];
   collection: string;
+  /** Comment pages, or false when every comment shows on its post. */
+  pages: PagesSettings | false;
 }
 
 /**
@@ -39,7 +42,12 @@ export const resolvedVirtualModuleIds = Object.values(VIRTUAL_MODULES).map((id) 
 
 const nameOfId = new Map(Object.entries(VIRTUAL_MODULES).map(([name, id]) => [id as string, name as ModuleName]));
 
-function moduleValue(name: ModuleName, site: SiteHandoff, feeds: FeedSettings | null): unknown {
+function moduleValue(
+  name: Exclude<ModuleName, "layout">,
+  site: SiteHandoff,
+  feeds: FeedSettings | null,
+  pages: PagesSettings | false,
+): unknown {
   const { order, dateFormat, heading, emptyText, darkMode, searchIndex, messages, staleNotice } = site.options;
   const status = site.status ?? DEFAULT_STATUS;
   switch (name) {
@@ -53,6 +61,7 @@ function moduleValue(name: ModuleName, site: SiteHandoff, feeds: FeedSettings | 
         searchIndex,
         messages,
         collection: site.collection ?? "comments",
+        pages,
       } satisfies VirtualConfig;
     case "status":
       return status;
@@ -65,7 +74,13 @@ function moduleValue(name: ModuleName, site: SiteHandoff, feeds: FeedSettings | 
   }
 }
 
-export function virtualModulesPlugin(site: SiteHandoff, feeds: FeedSettings | null): VitePlugin {
+export function virtualModulesPlugin(
+  site: SiteHandoff,
+  feeds: FeedSettings | null,
+  pages: PagesSettings | false,
+  /** The file of the layout comment pages render in: the site's, or the integration's own. */
+  layout: string,
+): VitePlugin {
   return {
     name: "astro-comments:virtual-modules",
     resolveId: {
@@ -76,7 +91,10 @@ export function virtualModulesPlugin(site: SiteHandoff, feeds: FeedSettings | nu
       filter: { id: /^\0virtual:astro-comments\// },
       handler: (id: string) => {
         const name = nameOfId.get(id.slice(1));
-        return name === undefined ? undefined : `export default ${JSON.stringify(moduleValue(name, site, feeds))};`;
+        if (name === undefined) return undefined;
+        // A component, not a value: Vite resolves and compiles the file like any of the site's.
+        if (name === "layout") return `export { default } from ${JSON.stringify(layout)};`;
+        return `export default ${JSON.stringify(moduleValue(name, site, feeds, pages))};`;
       },
     },
   } as VitePlugin;

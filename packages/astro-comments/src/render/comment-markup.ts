@@ -3,6 +3,7 @@
 // instead of seconds (measured in bench/run.ts). Every value that is not already-sanitized
 // body HTML is escaped here.
 import { fillTemplate, type CommentMessages } from "../i18n/messages.ts";
+import type { MoreReplies } from "./comment-pages.ts";
 import type { RenderedComment } from "./comment-tree.ts";
 import { escapeHtml } from "./sanitize.ts";
 
@@ -12,7 +13,12 @@ type DateFormatter = (createdAt: string) => string;
 export interface CommentView {
   formatDate: DateFormatter;
   messages: Pick<CommentMessages, "replies" | "permalink">;
+  /** "312 more replies", for a long thread's link to its own pages. */
+  moreReplies?: (count: number) => string;
 }
+
+/** A comment as a page shows it: a long thread says how many replies are on its own pages. */
+type ShownComment = RenderedComment & { more?: MoreReplies };
 
 /** created_at as an HTML datetime value: HTML allows at most three fractional digits, the API sends six. */
 export function machineDate(createdAt: string): string {
@@ -24,7 +30,7 @@ const LARAVEL_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 /** A comment's item up to where its replies go, and from there to its end. */
 function commentItemParts(
-  comment: RenderedComment,
+  comment: ShownComment,
   view: CommentView,
 ): { open: string; replies: readonly RenderedComment[]; close: string } {
   const author = escapeHtml(comment.author);
@@ -45,10 +51,14 @@ function commentItemParts(
     `<a class="astro-comments__permalink" data-comment-permalink href="#${id}" aria-label="${permalinkName}">` +
     `<time class="astro-comments__time" id="${id}-time" datetime="${machineDate(comment.createdAt)}">${escapeHtml(date)}</time></a></header>` +
     `<div class="astro-comments__body" dir="auto" data-comment-body>${comment.html}</div>`;
-  if (replies.length === 0) return { open, replies, close: "</article></li>" };
+  const more =
+    comment.more === undefined
+      ? ""
+      : `<li class="astro-comments__more" data-comments-more><a href="${escapeHtml(comment.more.href)}">${escapeHtml(view.moreReplies?.(comment.more.count) ?? String(comment.more.count))}</a></li>`;
+  if (replies.length === 0 && more === "") return { open, replies, close: "</article></li>" };
   // Screen readers announce a list's name when entering it: "Replies to Ann, list, 2 items".
   const list = `<ol class="astro-comments__replies" data-comment-replies aria-label="${escapeHtml(fillTemplate(view.messages.replies, { author: comment.author }))}">`;
-  return { open: `${open}${list}`, replies, close: "</ol></article></li>" };
+  return { open: `${open}${list}`, replies, close: `${more}</ol></article></li>` };
 }
 
 /** How many comments' markup a piece of commentItemChunks holds. */
@@ -60,7 +70,7 @@ const CHUNK_COMMENTS = 1_000;
  * one string of 200,000 concatenations that lives until the page is written (measured alone, such
  * a 112 MB list held 166 MB of heap), on top of Astro's own copies of the page.
  */
-export function* commentItemChunks(comments: readonly RenderedComment[], view: CommentView): Generator<string> {
+export function* commentItemChunks(comments: readonly ShownComment[], view: CommentView): Generator<string> {
   let pieces: string[] = [];
   for (const comment of comments) {
     const { open, replies, close } = commentItemParts(comment, view);
@@ -83,6 +93,6 @@ export function* commentItemChunks(comments: readonly RenderedComment[], view: C
 }
 
 /** `<li>` items, one per comment, each holding its article (and its replies inside it). */
-export function commentItemsHtml(comments: readonly RenderedComment[], view: CommentView): string {
+export function commentItemsHtml(comments: readonly ShownComment[], view: CommentView): string {
   return [...commentItemChunks(comments, view)].join("");
 }

@@ -1,0 +1,193 @@
+// Comment pages: a post with more comments than a page's budget is split over pages the build
+// writes, and a thread bigger than the budget gets pages of its own. Pure: which comment goes on
+// which page, and the URL of every page, so that every link to a comment (the markup, the feeds,
+// JSON-LD, the island) lands where the comment is. docs/long-threads.md says why it is split so.
+import type { StoredComment, StoredReply } from "../loader/entry-schema.ts";
+
+/** Where comment pages live and how big they are (the `pages` option, resolved against the site). */
+export interface PagesSettings {
+  /** Comments per page, replies included. */
+  size: number;
+  /** The injected route's prefix, below the site's base: "/comments". */
+  route: string;
+  /** The site's base, as Astro resolved it ("/" or "/docs/"). */
+  base: string;
+  /** Whether the site's URLs end in "/" (trailingSlash and build.format). */
+  trailingSlash: boolean;
+  /** Whether pages carry the script that follows a link to a comment that moved (moved-links.ts). */
+  movedLinks: boolean;
+}
+
+/** Replies of a thread that are not shown with it, and where they are. */
+export interface MoreReplies {
+  count: number;
+  href: string;
+}
+
+/** A thread as a page shows it: a long thread's first replies, and a link to the rest. */
+export type ShownComment = StoredComment & { more?: MoreReplies };
+
+/** One page of a post's comments, or of a long thread's replies (then `thread` is its parent). */
+export interface CommentPage {
+  /** 1-based; page 1 of a post is the post itself, page 1 of a thread the post page that opens it. */
+  number: number;
+  href: string;
+  comments: ShownComment[];
+  thread?: StoredComment;
+}
+
+export interface PostPagination {
+  /** The post's pages; the first is what the post itself shows. */
+  pages: CommentPage[];
+  /** Each long thread's pages by its parent's id: page 1 is the post page the thread starts on. */
+  threads: Map<string, CommentPage[]>;
+}
+
+/** A long thread shows this share of the budget as replies where it starts; its pages hold the rest. */
+const PREVIEW_SHARE = 10;
+
+function withBase(settings: PagesSettings, path: string): string {
+  const url = `${settings.base.replace(/\/+$/, "")}${path}`;
+  return settings.trailingSlash ? `${url}/` : url;
+}
+
+/** A post's path below the base, "index" for the home page: the route's parameter. */
+export function postParam(key: string, base: string): string {
+  const prefix = base.replace(/\/+$/, "");
+  const local = prefix !== "" && (key === prefix || key.startsWith(`${prefix}/`)) ? key.slice(prefix.length) : key;
+  return local.replace(/^\/+/, "") || "index";
+}
+
+/** The URL of the post itself, from its key. */
+export function postHref(key: string, settings: Pick<PagesSettings, "trailingSlash">): string {
+  return settings.trailingSlash && !key.endsWith("/") ? `${key}/` : key;
+}
+
+/** The URL of a post's comment page `number` (2 or more). */
+function postPageHref(key: string, number: number, settings: PagesSettings): string {
+  return withBase(settings, `${settings.route}/${postParam(key, settings.base)}/page/${number}`);
+}
+
+/** The URL of a long thread's page `number` (2 or more). */
+function threadPageHref(key: string, threadId: string, number: number, settings: PagesSettings): string {
+  return withBase(settings, `${settings.route}/${postParam(key, settings.base)}/thread/${threadId}/${number}`);
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+/**
+ * Splits a post's comments (top-level in the order shown, replies oldest first) into pages of at
+ * most `size` comments that hold whole threads. A thread of more than `size` comments shows its
+ * first replies where it starts and links to its own pages, which repeat the parent at their head.
+ * A post within the budget is one page, unchanged.
+ */
+export function paginateComments(
+  key: string,
+  postUrl: string,
+  comments: readonly StoredComment[],
+  settings: PagesSettings,
+): PostPagination {
+  const { size } = settings;
+  const preview = Math.max(1, Math.floor(size / PREVIEW_SHARE));
+  const groups: ShownComment[][] = [];
+  const longThreads: Array<{ parent: StoredComment; rest: StoredReply[][]; group: number }> = [];
+  let current: ShownComment[] = [];
+  let used = 0;
+  for (const comment of comments) {
+    const long = 1 + comment.replies.length > size;
+    const weight = long ? 1 + preview : 1 + comment.replies.length;
+    if (used + weight > size && current.length > 0) {
+      groups.push(current);
+      current = [];
+      used = 0;
+    }
+    if (long) {
+      const rest = chunks(comment.replies.slice(preview), Math.max(1, size - 1));
+      longThreads.push({ parent: comment, rest, group: groups.length });
+      current.push({
+        ...comment,
+        replies: comment.replies.slice(0, preview),
+        more: { count: comment.replies.length - preview, href: threadPageHref(key, comment.id, 2, settings) },
+      });
+    } else current.push(comment);
+    used += weight;
+  }
+  if (current.length > 0 || groups.length === 0) groups.push(current);
+  const pages = groups.map((group, index) => ({
+    number: index + 1,
+    href: index === 0 ? postUrl : postPageHref(key, index + 1, settings),
+    comments: group,
+  }));
+  const threads = new Map<string, CommentPage[]>();
+  for (const { parent, rest, group } of longThreads) {
+    const opening: CommentPage = {
+      number: 1,
+      href: `${pages[group]!.href}#${parent.id}`,
+      comments: [],
+      thread: parent,
+    };
+    threads.set(parent.id, [
+      opening,
+      ...rest.map((replies, index) => ({
+        number: index + 2,
+        href: threadPageHref(key, parent.id, index + 2, settings),
+        comments: [{ ...parent, replies }],
+        thread: parent,
+      })),
+    ]);
+  }
+  return { pages, threads };
+}
+
+/** Whether a post shows differently with comment pages than without: more than one page. */
+export function isPaginated(pagination: PostPagination): boolean {
+  return pagination.pages.length > 1 || pagination.threads.size > 0;
+}
+
+/**
+ * Comment id → the URL of the page that holds it, with its anchor: a comment on the post page
+ * keeps "#id" on the post's URL.
+ */
+export function commentHrefs(pagination: PostPagination): Map<string, string> {
+  const hrefs = new Map<string, string>();
+  for (const page of pagination.pages) {
+    for (const comment of page.comments) {
+      hrefs.set(comment.id, `${page.href}#${comment.id}`);
+      for (const reply of comment.replies) hrefs.set(reply.id, `${page.href}#${reply.id}`);
+    }
+  }
+  for (const pages of pagination.threads.values()) {
+    for (const page of pages.slice(1)) {
+      for (const reply of page.comments[0]!.replies) hrefs.set(reply.id, `${page.href}#${reply.id}`);
+    }
+  }
+  return hrefs;
+}
+
+/** One entry of a page navigation: a page's link, or a gap between numbers. */
+export type NavItem = { number: number; href: string; current: boolean } | { gap: true };
+
+/** How many numbers either side of the current page the navigation lists besides the first and last. */
+const NAV_NEIGHBOURS = 2;
+
+/**
+ * The numbered links of a navigation over `pages`, current one included: the first, the last and
+ * the current page's neighbours, so a thread of 2,000 pages still has a navigation of a few links.
+ */
+export function navItems(pages: readonly Pick<CommentPage, "number" | "href">[], current: number): NavItem[] {
+  const items: NavItem[] = [];
+  let last = 0;
+  for (const page of pages) {
+    const shown =
+      page.number === 1 || page.number === pages.length || Math.abs(page.number - current) <= NAV_NEIGHBOURS;
+    if (!shown) continue;
+    if (page.number > last + 1) items.push({ gap: true });
+    items.push({ number: page.number, href: page.href, current: page.number === current });
+    last = page.number;
+  }
+  return items;
+}

@@ -1,0 +1,94 @@
+// Which comment lands on which comment page, and the URL every link to it uses (render/comment-pages.ts).
+import { describe, expect, it } from "vitest";
+import type { StoredComment } from "../../src/loader/entry-schema.ts";
+import { commentHrefs, navItems, paginateComments, type PagesSettings } from "../../src/render/comment-pages.ts";
+
+const settings: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false };
+
+const comment = (id: string, replies = 0): StoredComment => ({
+  id,
+  author: id,
+  createdAt: "2026-01-01T00:00:00.000000Z",
+  html: `<p>${id}</p>`,
+  path: "/posts/x",
+  replies: Array.from({ length: replies }, (_, i) => ({
+    id: `${id}-r${i}`,
+    author: "r",
+    createdAt: "2026-01-01T00:00:01.000000Z",
+    html: "<p>r</p>",
+    path: "/posts/x",
+  })),
+});
+
+const ids = (page: { comments: StoredComment[] }) =>
+  page.comments.flatMap((c) => [c.id, ...c.replies.map((reply) => reply.id)]);
+
+describe("paginateComments", () => {
+  it("keeps a post within the budget on one page, its comments as they were", () => {
+    const comments = [comment("a", 4), comment("b", 4)];
+    const { pages, threads } = paginateComments("/posts/x", "/posts/x/", comments, settings);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]!.comments).toEqual(comments);
+    expect(threads.size).toBe(0);
+  });
+
+  it("fills pages with whole threads up to the budget, and under the base", () => {
+    const comments = [comment("a", 3), comment("b", 3), comment("c", 3), comment("d")];
+    const { pages } = paginateComments("/docs/posts/x", "/docs/posts/x/", comments, { ...settings, base: "/docs/" });
+    expect(pages.map(ids)).toEqual([
+      ["a", "a-r0", "a-r1", "a-r2", "b", "b-r0", "b-r1", "b-r2"],
+      ["c", "c-r0", "c-r1", "c-r2", "d"],
+    ]);
+    expect(pages.map((page) => page.href)).toEqual(["/docs/posts/x/", "/docs/comments/posts/x/page/2/"]);
+  });
+
+  it("splits a thread over the budget: its first replies and a link where it starts, the rest on its pages under its parent", () => {
+    const { pages, threads } = paginateComments("/", "/", [comment("a", 25)], settings);
+    expect(pages).toHaveLength(1);
+    expect(ids(pages[0]!)).toEqual(["a", "a-r0"]);
+    expect(pages[0]!.comments[0]!.more).toEqual({ count: 24, href: "/comments/index/thread/a/2/" });
+    const own = threads.get("a")!;
+    expect(own.map((page) => page.href)).toEqual([
+      "/#a",
+      "/comments/index/thread/a/2/",
+      "/comments/index/thread/a/3/",
+      "/comments/index/thread/a/4/",
+    ]);
+    expect(own.slice(1).map((page) => page.comments[0]!.replies.length)).toEqual([9, 9, 6]);
+    expect(own.slice(1).every((page) => page.comments[0]!.id === "a")).toBe(true);
+  });
+});
+
+describe("commentHrefs", () => {
+  it("gives every comment exactly one URL, on the page that shows it", () => {
+    const comments = [comment("a", 25), comment("b", 2), comment("c", 8)];
+    const pagination = paginateComments("/posts/x", "/posts/x/", comments, { ...settings, trailingSlash: false });
+    const hrefs = commentHrefs(pagination);
+    expect(hrefs.size).toBe(comments.reduce((n, c) => n + 1 + c.replies.length, 0));
+    expect(hrefs.get("a")).toBe("/posts/x/#a");
+    expect(hrefs.get("a-r0")).toBe("/posts/x/#a-r0");
+    expect(hrefs.get("a-r1")).toBe("/comments/posts/x/thread/a/2#a-r1");
+    expect(hrefs.get("c-r7")).toBe("/comments/posts/x/page/2#c-r7");
+  });
+});
+
+describe("navItems", () => {
+  it("lists the first, the last and the current page's neighbours, with gaps between", () => {
+    const pages = Array.from({ length: 2_000 }, (_, i) => ({ number: i + 1, href: `/p/${i + 1}/` }));
+    const items = navItems(pages, 1_000);
+    expect(items.map((item) => ("gap" in item ? "…" : item.number))).toEqual([
+      1,
+      "…",
+      998,
+      999,
+      1000,
+      1001,
+      1002,
+      "…",
+      2000,
+    ]);
+    expect(items.filter((item) => "current" in item && item.current)).toEqual([
+      { number: 1000, href: "/p/1000/", current: true },
+    ]);
+  });
+});
