@@ -3,7 +3,7 @@
 // pack file holds the entries of the pages of one shard, one line each, and every line carries
 // its own seal, so a damaged or foreign line is found and rendered again, never shown, while the
 // rest of its file is still used. Pure: no I/O.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { RenderedBody } from "../render/render-body.ts";
 import { integrityDigest } from "../utils/integrity-digest.ts";
 
@@ -15,13 +15,13 @@ const PACK_FORMAT = "1";
  * The content counts because a body that sanitizes to nothing falls back to it.
  */
 export function renderKey(rendererVersion: string, html: string, content: string): string {
-  return createHash("sha256")
-    .update(`${PACK_FORMAT}\u0000${rendererVersion}\u0000${html.length}\u0000`)
-    .update(html)
-    .update("\u0000")
-    .update(content)
-    .digest("hex")
-    .slice(0, 32);
+  // One string hashed at once: the bytes (and so the keys) of the earlier chain of updates, in
+  // about half the time for bodies of a few hundred bytes.
+  return hash(
+    "sha256",
+    `${PACK_FORMAT}\u0000${rendererVersion}\u0000${html.length}\u0000${html}\u0000${content}`,
+    "hex",
+  ).slice(0, 32);
 }
 
 const KEY = /^[0-9a-f]{32}$/;

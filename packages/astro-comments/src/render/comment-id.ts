@@ -11,14 +11,43 @@ export interface CommentIdentity {
   content: string;
 }
 
-const encoder = new TextEncoder();
+const FNV_PRIME = 0x01000193;
 
 // 32-bit FNV-1a over UTF-8: tiny, pure JavaScript (so it runs in every runtime Astro renders in)
 // and fixed forever, which is what a permalink needs. Uniqueness on a page is ensured by the
-// allocator below, not by the hash.
+// allocator below, not by the hash. The UTF-8 bytes are those TextEncoder writes (a lone surrogate
+// is U+FFFD), made here one by one: encoding each comment into a new array cost a cold build of
+// 53,000 comments a third of a second more.
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
-  for (const byte of encoder.encode(text)) hash = Math.imul(hash ^ byte, 0x01000193);
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      continue;
+    }
+    if (code < 0x800) {
+      hash = Math.imul(hash ^ (0xc0 | (code >> 6)), FNV_PRIME);
+      hash = Math.imul(hash ^ (0x80 | (code & 0x3f)), FNV_PRIME);
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const low = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+        i++;
+        const point = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+        hash = Math.imul(hash ^ (0xf0 | (point >> 18)), FNV_PRIME);
+        hash = Math.imul(hash ^ (0x80 | ((point >> 12) & 0x3f)), FNV_PRIME);
+        hash = Math.imul(hash ^ (0x80 | ((point >> 6) & 0x3f)), FNV_PRIME);
+        hash = Math.imul(hash ^ (0x80 | (point & 0x3f)), FNV_PRIME);
+        continue;
+      }
+      code = 0xfffd;
+    }
+    hash = Math.imul(hash ^ (0xe0 | (code >> 12)), FNV_PRIME);
+    hash = Math.imul(hash ^ (0x80 | ((code >> 6) & 0x3f)), FNV_PRIME);
+    hash = Math.imul(hash ^ (0x80 | (code & 0x3f)), FNV_PRIME);
+  }
   return hash >>> 0;
 }
 

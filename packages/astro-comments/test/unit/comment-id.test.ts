@@ -41,6 +41,30 @@ describe("comment ids", () => {
     }
   });
 
+  it("hash the UTF-8 bytes TextEncoder writes, so ids made before stay the same", () => {
+    // The reference: FNV-1a over TextEncoder's bytes, as ids were made when they were introduced.
+    const reference = (text: string) => {
+      let hash = 0x811c9dc5;
+      for (const byte of new TextEncoder().encode(text)) hash = Math.imul(hash ^ byte, 0x01000193);
+      return `comment-${(hash >>> 0).toString(16).padStart(8, "0")}`;
+    };
+    // ASCII, 2-, 3- and 4-byte characters, and lone surrogates (written as U+FFFD) at either end.
+    for (const content of [
+      "plain",
+      "é ß",
+      "€ 日本",
+      "😀 𝄞",
+      "\ud800",
+      "x\udc00y",
+      "\udbff",
+      "a\ud83d",
+      "\uffff\u0800\u07ff",
+    ]) {
+      const comment = { createdAt: "2026-01-02T03:04:05Z", author: "Zoë", path: "/p/", content };
+      expect(commentIdentity(comment)).toBe(reference(["2026-01-02T03:04:05Z", "Zoë", "/p/", content].join("\u0000")));
+    }
+  });
+
   it("number identical twins -2, -3 in page order, keeping every id on a page unique", () => {
     const next = commentIdAllocator();
     const base = commentIdentity(comment);
