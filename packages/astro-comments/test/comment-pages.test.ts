@@ -44,14 +44,7 @@ beforeAll(async () => {
   site = copySite("comment-pages");
   // The default comment pages (the example site sets its own size), and the README's feed example
   // beside their route.
-  const config = join(site.dir, "astro.config.mjs");
-  writeFileSync(
-    config,
-    readFileSync(config, "utf8").replace(
-      "pages: { size: 200 },",
-      'feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml" },',
-    ),
-  );
+  setPagesOption(site.dir, 'feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml" },');
   out = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
   build = await astroBuild(env, out, site.dir);
@@ -78,6 +71,12 @@ function expectLightPages(pages: readonly WalkedPage[]) {
     expect(section(page.html), page.url).toMatch(/<nav [^>]*aria-label="[^"]+"/);
     expect(section(page.html).match(/aria-current="page"/g), page.url).toHaveLength(1);
   }
+}
+
+/** Replaces the example site's own `pages` line (it keeps its XSS corpus on one page) in a copy's config. */
+function setPagesOption(dir: string, replacement: string): void {
+  const config = join(dir, "astro.config.mjs");
+  writeFileSync(config, readFileSync(config, "utf8").replace("pages: { size: 200 },", replacement));
 }
 
 describe("comment pages in a build with the default setup", () => {
@@ -213,14 +212,7 @@ describe.skipIf(skipped)("pages.movedLinks and pages.layout", () => {
   beforeAll(async () => {
     if (!chromiumPath) throw new Error(chromiumMissing);
     movedSite = copySite("comment-pages-moved");
-    const config = join(movedSite.dir, "astro.config.mjs");
-    writeFileSync(
-      config,
-      readFileSync(config, "utf8").replace(
-        "pages: { size: 200 },",
-        'pages: { movedLinks: true, layout: "./src/layouts/SiteLayout.astro" },',
-      ),
-    );
+    setPagesOption(movedSite.dir, 'pages: { movedLinks: true, layout: "./src/layouts/SiteLayout.astro" },');
     mkdirSync(join(movedSite.dir, "src/layouts"), { recursive: true });
     copyFileSync(
       new URL("fixtures/comment-pages/SiteLayout.astro", import.meta.url),
