@@ -7,7 +7,7 @@
 // renders in. Each pack is written aside and renamed into place: two builds at once in one folder
 // each leave whole files, and every line is sealed. The cache only saves work: a file that cannot
 // be read is a miss, and one that cannot be written warns once and costs the next build the work.
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,7 +15,8 @@ import type { BodyRenderer } from "../render/comment-tree.ts";
 import { RENDER_VERSION, renderCommentBody, type RenderedBody } from "../render/render-body.ts";
 import { pruneLeftoverTemps } from "../utils/leftover-temps.ts";
 import { writeAside } from "../utils/write-aside.ts";
-import { packEntries, renderKey, unpackEntries } from "./render-cache-format.ts";
+import { writeLines } from "../utils/write-lines.ts";
+import { packLines, renderKey, unpackEntries } from "./render-cache-format.ts";
 
 /** What renders a body, and a version that changes whenever its output may. */
 export interface Renderer {
@@ -148,10 +149,9 @@ export function renderCache(
       try {
         await mkdir(dir, { recursive: true });
         for (const [shard, pack] of changed) {
-          const text = packEntries(pack.used, MAX_PACK_BYTES);
+          await writeAside(file(shard), (temporary) => writeLines(temporary, packLines(pack.used, MAX_PACK_BYTES)));
           pack.used.clear();
           pack.found.clear();
-          await writeAside(file(shard), (temporary) => writeFile(temporary, text));
         }
       } catch (error) {
         logger.warn(

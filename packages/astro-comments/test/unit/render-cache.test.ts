@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { packEntries, unpackEntries } from "../../src/loader/render-cache-format.ts";
+import { packLines, unpackEntries } from "../../src/loader/render-cache-format.ts";
 import { packageRenderer, renderCache, type Renderer } from "../../src/loader/render-cache.ts";
 import { loadLanguagesOf } from "../../src/render/highlight.ts";
 import { RENDER_VERSION, renderCommentBody } from "../../src/render/render-body.ts";
@@ -145,7 +145,7 @@ describe("the render cache", () => {
       (_, i) =>
         [i.toString(16).padStart(32, "0"), { html: "x".repeat(100), unknownLanguages: [] as string[] }] as const,
     );
-    const packed = packEntries(entries, 5_000);
+    const packed = [...packLines(entries, 5_000)].map((line) => `${line}\n`).join("");
     expect(Buffer.byteLength(packed)).toBeLessThanOrEqual(5_000);
     expect(unpackEntries(packed)).toMatchObject({ damaged: 0 });
     expect(unpackEntries(packed).entries.size).toBeGreaterThan(10);
