@@ -7,7 +7,7 @@
 import { getCollection, render } from "astro:content";
 import config from "virtual:astro-comments/config";
 import type { PageCommentsData, PageEntryData } from "./loader/entry-schema.ts";
-import { fillTemplate, formatCount } from "./i18n/messages.ts";
+import { fillTemplate, formatCount, formatNumber, pluralCategory, type PluralForms } from "./i18n/messages.ts";
 import { pageLocale, type PageLocale } from "./i18n/page-locale.ts";
 import type { RenderSettings } from "./integration/options.ts";
 import { withMissingIds } from "./render/comment-id.ts";
@@ -164,21 +164,37 @@ export function commentLocale(currentLocale?: string): PageLocale {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** A comment's created_at as the site shows it, per the dateFormat option (in `locale` when given). */
-export function formatCommentDate(createdAt: string, locale = config.dateFormat.locale): string {
-  const { timeZone, dateStyle, timeStyle } = config.dateFormat;
-  const key = `${locale}|${timeZone}|${dateStyle}|${timeStyle}`;
-  let formatter = formatters.get(key);
+/** The dateFormat option's formatter for a locale, built once per locale. */
+function dateFormatter(locale: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(locale);
   if (!formatter) {
+    const { timeZone, dateStyle, timeStyle } = config.dateFormat;
     formatter = new Intl.DateTimeFormat(locale, { timeZone, dateStyle, ...(timeStyle ? { timeStyle } : {}) });
-    formatters.set(key, formatter);
+    formatters.set(locale, formatter);
   }
-  return formatter.format(new Date(createdAt));
+  return formatter;
 }
 
-/** A number of comments in words, in the page's language: "1 comment", "12 Kommentare". */
-export function formatCommentCount(count: number, page: PageLocale = commentLocale()): string {
-  return formatCount(page.messages.count, count, page.locale);
+/** A comment's created_at as the site shows it, per the dateFormat option (in `locale` when given). */
+export function formatCommentDate(createdAt: string, locale = config.dateFormat.locale): string {
+  return dateFormatter(locale).format(new Date(createdAt));
+}
+
+/**
+ * A number of comments in words, in the page's language: "1 comment", "12 Kommentare". With
+ * `labels`, the number and the label its plural category picks: "12 replies".
+ *
+ * @example
+ * formatCommentCount(12, commentLocale("de"), { one: "Antwort", other: "Antworten" }); // "12 Antworten"
+ */
+export function formatCommentCount(count: number, page: PageLocale = commentLocale(), labels?: PluralForms): string {
+  if (labels === undefined) return formatCount(page.messages.count, count, page.locale);
+  return `${formatNumber(count, page.locale)} ${labels[pluralCategory(count, page.locale)] ?? labels.other}`;
+}
+
+/** A number as the page's language writes it: "1,234", "1.234". */
+export function formatCommentNumber(value: number, page: PageLocale = commentLocale()): string {
+  return formatNumber(value, page.locale);
 }
 
 /** The id of a page's comments heading, which the section is labelled by: "comments-posts-hello". */
@@ -209,11 +225,14 @@ export function renderCommentItemChunks(
   return commentItemChunks(comments, commentView(page));
 }
 
-const commentView = (page: PageLocale): CommentView => ({
-  formatDate: (createdAt) => formatCommentDate(createdAt, page.dateLocale),
-  messages: page.messages,
-  moreReplies: (count) => formatCount(page.messages.moreReplies, count, page.locale),
-});
+const commentView = (page: PageLocale): CommentView => {
+  const dates = dateFormatter(page.dateLocale);
+  return {
+    formatDate: (createdAt) => dates.format(new Date(createdAt)),
+    messages: page.messages,
+    moreReplies: (count) => formatCount(page.messages.moreReplies, count, page.locale),
+  };
+};
 
 // A split per list of comments: where a module keeps a page's comments (dev, sites with an
 // adapter), <Comments>, <CommentsJsonLd> and the feeds share one; keyed weakly, so a list read
@@ -352,8 +371,8 @@ export function commentPageTitle(props: CommentPageProps, page: PageLocale): str
   const pages = props.thread === undefined ? props.pagination.pages : props.pagination.threads.get(props.thread)!;
   const values = {
     path: props.key,
-    page: new Intl.NumberFormat(page.locale).format(props.number),
-    pages: new Intl.NumberFormat(page.locale).format(pages.length),
+    page: formatNumber(props.number, page.locale),
+    pages: formatNumber(pages.length, page.locale),
   };
   const parent = props.thread === undefined ? undefined : pages[0]!.thread;
   return parent === undefined

@@ -42,6 +42,7 @@ const path = \`/posts/\${Astro.params.slug}\`;
   <body>
     <main>
       <p class="count"><CommentCount path={path} /></p>
+      <p class="labelled"><CommentCount path={path} labels={{ one: "Antwort", other: "Antworten" }} /></p>
       <Comments path={path} />
     </main>
   </body>
@@ -112,6 +113,10 @@ describe("a site with Astro i18n routing", () => {
       const n = shown.length;
       expect(html, path).toContain(
         `<span class="astro-comments-count" data-comment-count="${n}" data-pagefind-ignore>${n} ${n === 1 ? "Kommentar" : "Kommentare"}</span>`,
+      );
+      // The site's own words, chosen by German plural rules.
+      expect(html, path).toContain(
+        `<p class="labelled"><span class="astro-comments-count" data-comment-count="${n}" data-pagefind-ignore>${n} ${n === 1 ? "Antwort" : "Antworten"}</span></p>`,
       );
       expect(html, path).toMatch(
         new RegExp(`>Kommentare <span class="astro-comments__total" data-comments-total>\\(${n}\\)</span></h2>`),

@@ -69,14 +69,20 @@ const sealed = (value: object) => {
   return `${integrityDigest(json)} ${json}\n`;
 };
 
-/** A sealed line's value; undefined when the line does not match its seal. */
-function unseal(line: string): unknown {
-  const space = line.indexOf(" ");
-  if (space !== 16) return undefined;
-  const json = line.slice(17);
-  if (integrityDigest(json) !== line.slice(0, 16)) return undefined;
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+
+/**
+ * The value of the sealed line at `start` to `end` of the file's bytes; undefined when the line does
+ * not match its seal. The seal is checked on the bytes as written, so the file is never decoded as
+ * a whole and no line is encoded again to be hashed: the crawl of a large site is tens of MiB.
+ */
+function unseal(bytes: Buffer, start: number, end: number): unknown {
+  if (end - start < 17 || bytes[start + 16] !== SPACE) return undefined;
+  const json = bytes.subarray(start + 17, end);
+  if (integrityDigest(json) !== bytes.toString("latin1", start, start + 16)) return undefined;
   try {
-    return JSON.parse(json) as unknown;
+    return JSON.parse(json.toString("utf8")) as unknown;
   } catch {
     return undefined;
   }
@@ -246,15 +252,15 @@ export async function readCheckCrawl(
   maxAgeMs: number,
   now: number = Date.now(),
 ): Promise<CheckCrawl> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none" };
     return { kind: "ignored", why: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
   }
-  let at = text.indexOf("\n");
-  const header = unseal(at < 0 ? text : text.slice(0, at));
+  let at = bytes.indexOf(NEWLINE);
+  const header = unseal(bytes, 0, at < 0 ? bytes.length : at);
   if (!isRecord(header)) return { kind: "ignored", why: "it is damaged (its first line does not match its seal)" };
   const isForeign = foreign(header, credentials);
   if (isForeign) return { kind: "ignored", why: isForeign };
@@ -269,9 +275,9 @@ export async function readCheckCrawl(
   const pages: CommentThread[][] = [];
   let trailer: Trailer | undefined;
   let line = 1;
-  while (at >= 0 && at < text.length - 1) {
-    const next = text.indexOf("\n", at + 1);
-    const value = unseal(text.slice(at + 1, next < 0 ? text.length : next));
+  while (at >= 0 && at < bytes.length - 1) {
+    const next = bytes.indexOf(NEWLINE, at + 1);
+    const value = unseal(bytes, at + 1, next < 0 ? bytes.length : next);
     line++;
     at = next;
     if (trailer !== undefined) return { kind: "ignored", why: "it is damaged (lines after its end)" };

@@ -140,13 +140,48 @@ export function resolveMessages(
   return { ...base, ...language, ...(exact === language ? undefined : exact) };
 }
 
+// A template is split once: a page of a thousand comments fills the same two templates two
+// thousand times. Templates come from the catalogs and the `messages` option, so the table stays small.
+const templates = new Map<string, string[]>();
+
 /** Fills `{name}` placeholders; unknown placeholders stay as written. */
 export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    // Odd indexes are placeholder names.
+    parts = template.split(/\{(\w+)\}/);
+    templates.set(template, parts);
+  }
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) out += `${values[parts[i]!] ?? `{${parts[i]}}`}${parts[i + 1]}`;
+  return out;
+}
+
+// Building an Intl formatter costs some 30 µs (more than a thousand uses of one): one per locale.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/** A number as the locale writes it: "1,234", "1.234", "1 234". */
+export function formatNumber(value: number, locale: string): string {
+  let format = numberFormats.get(locale);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(locale);
+    numberFormats.set(locale, format);
+  }
+  return format.format(value);
+}
+
+/** The Intl.PluralRules category of `count` in the locale. */
+export function pluralCategory(count: number, locale: string): Intl.LDMLPluralRule {
+  let rules = pluralRules.get(locale);
+  if (rules === undefined) {
+    rules = new Intl.PluralRules(locale);
+    pluralRules.set(locale, rules);
+  }
+  return rules.select(count);
 }
 
 /** A count in words for the locale, e.g. "1 comment", "12 Kommentare", "1 000 000 de commentaires". */
 export function formatCount(forms: PluralForms, count: number, locale: string): string {
-  const category = new Intl.PluralRules(locale).select(count);
-  return fillTemplate(forms[category] ?? forms.other, { count: new Intl.NumberFormat(locale).format(count) });
+  return fillTemplate(forms[pluralCategory(count, locale)] ?? forms.other, { count: formatNumber(count, locale) });
 }

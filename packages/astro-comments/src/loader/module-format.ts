@@ -15,7 +15,7 @@ import { integrityDigest } from "../utils/integrity-digest.ts";
 import type { PageCommentsData } from "./entry-schema.ts";
 
 /** Part of every module's name: a change of the format below gives every module a new file. */
-export const MODULE_FORMAT = "4";
+export const MODULE_FORMAT = "5";
 
 /** How many modules a site's comments are spread over. Fixed, so a page never changes shard. */
 export const SHARDS = 16;
@@ -101,7 +101,7 @@ export function externalModuleSource(dataFile: string, index: DataIndex, compone
   return seal([
     "where the comments of some of the site's pages are. Replaced (under a new name) when they change.",
     `export { Comments as Content } from ${JSON.stringify(components)};`,
-    'import { createHash } from "node:crypto";',
+    'import { hash } from "node:crypto";',
     'import { closeSync, openSync, readSync } from "node:fs";',
     `const file = ${JSON.stringify(dataFile)};`,
     `const index = ${JSON.stringify(index)};`,
@@ -117,7 +117,7 @@ export function externalModuleSource(dataFile: string, index: DataIndex, compone
     "  } catch {",
     "    return undefined;",
     "  }",
-    '  return createHash("sha256").update(bytes).digest("hex").slice(0, 16) === digest ? JSON.parse(bytes.toString("utf8")) : undefined;',
+    '  return hash("sha256", bytes, "hex").slice(0, 16) === digest ? JSON.parse(bytes.toString("utf8")) : undefined;',
     "}",
     "export const frontmatter = {};",
     "for (const [key, start, length, digest] of index) Object.defineProperty(frontmatter, key, { enumerable: true, get: () => read(start, length, digest) });",
