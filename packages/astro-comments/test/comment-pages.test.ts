@@ -45,6 +45,12 @@ beforeAll(async () => {
   // The default comment pages (the example site sets its own size), and the README's feed example
   // beside their route.
   setPagesOption(site.dir, 'feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml" },');
+  // And @astrojs/sitemap, as most sites have it: comment pages are pages search engines should find.
+  const config = join(site.dir, "astro.config.mjs");
+  writeFileSync(
+    config,
+    `import sitemap from "@astrojs/sitemap";\n${readFileSync(config, "utf8").replace("integrations: [", "integrations: [sitemap(), ")}`,
+  );
   out = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
   build = await astroBuild(env, out, site.dir);
@@ -118,6 +124,15 @@ describe("comment pages in a build with the default setup", () => {
     expect(html).toContain('<link rel="canonical" href="https://example.com/comments/posts/hello-world/page/2/">');
     expect(html).not.toMatch(/noindex/);
     expect(html).toContain('<a href="/posts/hello-world/" data-comments-post>Back to the post</a>');
+  });
+
+  it("lists every comment page in @astrojs/sitemap's sitemap, beside the posts", () => {
+    const sitemap = readFileSync(join(out, "sitemap-0.xml"), "utf8");
+    const listed = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname));
+    const pages = [...walk(out, `${MANY}/`), ...walk(out, `${LONG}/`)].map((page) => new URL(page.url, "https://example.com").pathname);
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.filter((path) => !listed.has(path))).toEqual([]);
+    expect(listed).toContain(`${SMALL}/`);
   });
 
   it("links every feed entry and every JSON-LD comment to the page that holds the comment", () => {
