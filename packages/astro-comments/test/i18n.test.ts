@@ -63,6 +63,19 @@ const paths = [...(await getAllComments()).keys(), "${showcasePaths.quiet}"];
 </html>
 `;
 
+// A German page that shows its own comments (the current page's).
+const LONG_GERMAN = "/de/lang";
+const LONG_GERMAN_COUNT = 130;
+const germanLongPage = `---
+import { Comments } from "astro-comments/components";
+---
+<!doctype html>
+<html lang="de">
+  <head><meta charset="utf-8" /><title>Lang</title></head>
+  <body><main><Comments /></main></body>
+</html>
+`;
+
 let mock: MockServer;
 let site: SiteCopy;
 let out: string;
@@ -88,11 +101,15 @@ beforeAll(async () => {
   mock = await startMockServer({ token: "tok-i18n" });
   // A page with exactly one comment, for the singular.
   mock.addComment({ domain: "example.com", path: "/notes/eins", name: "Eva", content: "Genau einer." });
+  // A German page of its own with more comments than a page holds (100 by default): comment pages.
+  for (let i = 1; i <= LONG_GERMAN_COUNT; i++)
+    mock.addComment({ domain: "example.com", path: LONG_GERMAN, name: `Leser ${i}`, content: `Beitrag ${i}.` });
   site = copySite("i18n");
   writeFileSync(join(site.dir, "astro.config.mjs"), config);
   mkdirSync(join(site.dir, "src/pages/de/posts"), { recursive: true });
   writeFileSync(join(site.dir, "src/pages/de/posts/[slug].astro"), germanPost);
   writeFileSync(join(site.dir, "src/pages/de/index.astro"), germanIndex);
+  writeFileSync(join(site.dir, "src/pages/de/lang.astro"), germanLongPage);
   out = join(mkdtempSync(join(tmpdir(), "ac-i18n-")), "dist");
   build = await astroBuild(env(), out, site.dir);
 }, BUILD_TIMEOUT_MS);
@@ -167,6 +184,18 @@ describe("a site with Astro i18n routing", () => {
     const [first] = comments(showcasePaths.hello);
     expect(html).toContain(`>${escaped(british.format(new Date(first!.created_at)))}</time>`);
     expect(read(out, "/")).toMatch(/data-comment-count="5" data-pagefind-ignore>5 comments</);
+  });
+
+  it("gives a German post's comment pages German texts and lang (Astro finds the locale in their URL)", () => {
+    const post = read(out, LONG_GERMAN);
+    expect(post).toContain('<nav class="astro-comments__pages" aria-label="Kommentarseiten"');
+    expect(post).toContain('<a href="/comments/de/lang/page/2/" rel="next">Weiter</a>');
+    const second = read(out, "/comments/de/lang/page/2");
+    expect(second).toMatch(/<html lang="de">/);
+    expect(second).toContain("<title>Kommentare zu /de/lang (Seite 2 von 2)</title>");
+    expect(second).toContain('aria-label="Kommentarseiten"');
+    expect(second).toContain(">Zurück zum Beitrag</a>");
+    expect(second).toMatch(/>Kommentare <span class="astro-comments__total" data-comments-total>\(130\)<\/span>/);
   });
 
   it("says 'Kommentare mit Stand vom …' when the comments come from an earlier fetch", async () => {
