@@ -14,6 +14,7 @@ import { CacheDirOnOtherDrive } from "../errors-data.ts";
 import { integrityDigest } from "../utils/integrity-digest.ts";
 import { realPath } from "../utils/real-path.ts";
 import { writeAside } from "../utils/write-aside.ts";
+import { writePieces } from "../utils/write-lines.ts";
 import {
   commentDataFile,
   commentModuleSource,
@@ -153,8 +154,8 @@ export function commentModules(config: {
       await (made ??= mkdir(dir, { recursive: true }));
       if (inline) return writeText(absolute(filePath), commentModuleSource(pages, components));
       // The data first: a module under its final name always finds its comments.
-      const { json, index } = commentDataFile(pages);
-      await writeText(dataFile(filePath), json);
+      const { pieces, index } = commentDataFile(pages);
+      await writeAside(dataFile(filePath), (temporary) => writePieces(temporary, pieces));
       await writeText(absolute(filePath), externalModuleSource(dataFile(filePath), index, components));
     },
     // Either kind, whichever the site (or an earlier release) wrote: the comments inside, or where the module says they are.

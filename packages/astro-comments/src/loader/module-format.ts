@@ -11,7 +11,7 @@
 // site's build cost (Vite bundling it, V8 compiling it, the garbage it left). A site with an
 // adapter may render pages on demand on another machine, so its modules carry the comments.
 // Pure: no I/O.
-import { integrityDigest } from "../utils/integrity-digest.ts";
+import { integrityDigest, integrityHash } from "../utils/integrity-digest.ts";
 import type { PageCommentsData } from "./entry-schema.ts";
 
 /** Part of every module's name: a change of the format below gives every module a new file. */
@@ -73,20 +73,62 @@ export function commentModuleSource(pages: ReadonlyMap<string, PageCommentsData>
 export type DataIndex = Array<[key: string, start: number, length: number, digest: string]>;
 
 /** The pages' comments as the JSON file an external module reads (one object, page key → comments), and where each page is in it. */
-export function commentDataFile(pages: ReadonlyMap<string, PageCommentsData>): { json: string; index: DataIndex } {
-  const parts: string[] = [];
-  const index: DataIndex = [];
-  let offset = 1;
-  for (const [key, data] of pages) {
-    const prefix = `${parts.length === 0 ? "" : ","}${JSON.stringify(key)}:`;
-    const value = JSON.stringify(data);
-    const length = Buffer.byteLength(value);
-    offset += Buffer.byteLength(prefix);
-    index.push([key, offset, length, integrityDigest(value)]);
-    offset += length;
-    parts.push(prefix, value);
+export interface CommentDataFile {
+  /**
+   * The file's text in pieces of about `PIECE_CHARS`, made as they are taken: no page is ever one
+   * string, so a thread of 200,000 replies is written without holding its 32 MB of JSON (and
+   * the bytes of it) beside its comments.
+   */
+  pieces: Iterable<string>;
+  /** Complete once every piece was taken. */
+  index: DataIndex;
+}
+
+const PIECE_CHARS = 65_536;
+
+/**
+ * One page's comments as JSON, a comment or reply at a time: the text JSON.stringify makes of the
+ * whole, since the loader puts `comments` and `replies` last (and the same value in any order).
+ */
+function* pageJson(data: PageCommentsData): Generator<string> {
+  const { comments, ...page } = data;
+  // Every object here has fields before the list that follows them, so "{…}" minus its "}" opens it.
+  const open = (fields: object) => JSON.stringify(fields).slice(0, -1);
+  yield `${open(page)},"comments":[`;
+  for (const [i, { replies, ...comment }] of comments.entries()) {
+    yield `${i === 0 ? "" : ","}${open(comment)},"replies":[`;
+    for (const [j, reply] of replies.entries()) yield `${j === 0 ? "" : ","}${JSON.stringify(reply)}`;
+    yield "]}";
   }
-  return { json: `{${parts.join("")}}`, index };
+  yield "]}";
+}
+
+export function commentDataFile(pages: ReadonlyMap<string, PageCommentsData>): CommentDataFile {
+  const index: DataIndex = [];
+  function* pieces() {
+    let offset = 1;
+    let piece = "{";
+    const take = (text: string) => {
+      offset += Buffer.byteLength(text);
+      piece += text;
+    };
+    for (const [key, data] of pages) {
+      take(`${index.length === 0 ? "" : ","}${JSON.stringify(key)}:`);
+      const start = offset;
+      const digest = integrityHash();
+      for (const part of pageJson(data)) {
+        digest.update(part);
+        take(part);
+        if (piece.length >= PIECE_CHARS) {
+          yield piece;
+          piece = "";
+        }
+      }
+      index.push([key, start, offset - start, digest.digest()]);
+    }
+    yield `${piece}}`;
+  }
+  return { pieces: pieces(), index };
 }
 
 /**

@@ -2,7 +2,7 @@
 // files (loader/module-format.ts) and the crawl a check leaves for the build
 // (freshness/check-crawl.ts). A cache restored in part (a CI cache cut short, a full disk, a
 // flipped byte) must never be trusted, and this is how damage is found.
-import { hash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 
 /**
  * 16 hex digits of SHA-256: enough to tell damaged bytes from the written ones. One-shot
@@ -11,4 +11,13 @@ import { hash } from "node:crypto";
  */
 export function integrityDigest(bytes: string | Uint8Array): string {
   return hash("sha256", bytes, "hex").slice(0, 16);
+}
+
+/** integrityDigest of text given in parts, never joined: the digest of the parts one after another. */
+export function integrityHash(): { update(part: string): void; digest(): string } {
+  const sha = createHash("sha256");
+  return {
+    update: (part) => void sha.update(part),
+    digest: () => sha.digest("hex").slice(0, 16),
+  };
 }

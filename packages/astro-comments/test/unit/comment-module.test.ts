@@ -16,6 +16,7 @@ import {
   shardOf,
   unsealModule,
 } from "../../src/loader/module-format.ts";
+import { integrityDigest } from "../../src/utils/integrity-digest.ts";
 
 const hostile = [
   "\u2028\u2029",
@@ -88,7 +89,8 @@ describe("comment module with its comments beside it (sites without on-demand pa
     ["/posts/\u2028b", page("/posts/\u2028b", "plain")],
   ]);
   const dataFile = join(mkdtempSync(join(tmpdir(), "ac-module-")), "comments-0-abc.json");
-  const { json, index } = commentDataFile(pages);
+  const { pieces, index } = commentDataFile(pages);
+  const json = [...pieces].join("");
   writeFileSync(dataFile, json);
   const source = externalModuleSource(dataFile, index, "../../../astro-comments/components/index.ts");
 
@@ -105,6 +107,36 @@ describe("comment module with its comments beside it (sites without on-demand pa
     const odd = 'C:\\Users\\a "quoted" name\\comments-1-x.json';
     expect(externalData(externalModuleSource(odd, [], "./c.ts"))?.file).toBe(odd);
     expect(externalData(commentModuleSource(pages, "./c.ts"))).toBeUndefined();
+  });
+
+  it("is the JSON of every page as a whole, made in pieces that never hold a long thread at once", () => {
+    const long: PageCommentsData = {
+      ...page("/posts/long", "plain"),
+      comments: [
+        {
+          ...page("/posts/long", "plain").comments[0]!,
+          replies: Array.from({ length: 5_000 }, (_, i) => ({
+            id: `comment-r${i}`,
+            author: "R",
+            createdAt: "2026-01-03T00:00:00.000000Z",
+            html: `<p>${hostile} ${i}</p>`,
+            path: "/posts/long",
+          })),
+        },
+      ],
+    };
+    const all = new Map([...pages, ["/posts/long", long]]);
+    const file = commentDataFile(all);
+    const parts = [...file.pieces];
+    expect(parts.join("")).toBe(JSON.stringify(Object.fromEntries(all)));
+    expect(parts.length).toBeGreaterThan(5);
+    expect(Math.max(...parts.map((part) => part.length))).toBeLessThan(70_000);
+    const bytes = Buffer.from(parts.join(""));
+    for (const [key, start, length, digest] of file.index) {
+      const slice = bytes.subarray(start, start + length);
+      expect(JSON.parse(slice.toString())).toEqual(all.get(key));
+      expect(integrityDigest(slice)).toBe(digest);
+    }
   });
 
   it("reads its data file back, and nothing else", () => {
