@@ -303,31 +303,49 @@ export interface CommentPageProps {
 }
 
 /** Each post with more comments than a page holds, split: what the comment pages and moved-links files are made of. */
-async function* paginatedPosts(): AsyncGenerator<{ key: string; count: number; pagination: PostPagination }> {
+async function* paginatedPosts(): AsyncGenerator<{
+  key: string;
+  count: number;
+  pagination: PostPagination;
+  digest: string;
+}> {
   const settings = config.pages;
   if (settings === false) return;
   for (const [key, entry] of await entries()) {
     if (entry.data.count <= settings.size) continue;
-    const { count, comments } = await pageComments(entry);
+    const { count, comments, digest } = await pageComments(entry);
     const pagination = commentPagination(key, comments);
-    if (pagination !== null) yield { key, count, pagination };
+    if (pagination !== null) yield { key, count, pagination, digest };
   }
+}
+
+/** One comment page's entry in getStaticPaths. */
+interface CommentPageRoute {
+  params: { page: string };
+  props: CommentPageProps;
+  /**
+   * For Astro's incremental builds (7.2+; earlier versions ignore it): a page is restored from
+   * Astro's cache while its post's comments are unchanged. Its post's comments are all it shows
+   * besides code and config, which Astro hashes itself.
+   */
+  cacheKey: string;
 }
 
 /**
  * Every comment page the site needs, for the injected route's getStaticPaths: pages 2 and on of
  * each post with more comments than a page holds, and pages 2 and on of each long thread.
  */
-export async function commentPageRoutes(): Promise<Array<{ params: { page: string }; props: CommentPageProps }>> {
-  const routes: Array<{ params: { page: string }; props: CommentPageProps }> = [];
+export async function commentPageRoutes(): Promise<CommentPageRoute[]> {
+  const routes: CommentPageRoute[] = [];
   if (config.pages === false) return routes;
   const { base } = config.pages;
-  for await (const { key, count, pagination } of paginatedPosts()) {
+  for await (const { key, count, pagination, digest } of paginatedPosts()) {
     const param = postParam(key, base);
     for (const page of pagination.pages.slice(1)) {
       routes.push({
         params: { page: `${param}/page/${page.number}` },
         props: { key, count, pagination, number: page.number },
+        cacheKey: digest,
       });
     }
     for (const [thread, pages] of pagination.threads) {
@@ -335,6 +353,7 @@ export async function commentPageRoutes(): Promise<Array<{ params: { page: strin
         routes.push({
           params: { page: `${param}/thread/${thread}/${page.number}` },
           props: { key, count, pagination, number: page.number, thread },
+          cacheKey: digest,
         });
       }
     }

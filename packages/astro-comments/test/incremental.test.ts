@@ -1,7 +1,8 @@
 // Astro 7.2+ incremental builds of the example site (experimental.incrementalBuild, with the
 // comments' digest in each post's cacheKey): after one approval exactly the page that got the
-// comment is rendered again; every other post is restored from Astro's cache.
-import { readFileSync } from "node:fs";
+// comment, and its comment pages, are rendered again; every other page is restored from Astro's
+// cache. Comment pages of 10 comments, so that several posts have some.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +14,8 @@ let site: SiteCopy;
 beforeAll(async () => {
   mock = await startMockServer();
   site = copySite("incremental");
+  const config = join(site.dir, "astro.config.mjs");
+  writeFileSync(config, readFileSync(config, "utf8").replace("pages: { size: 200 },", "pages: { size: 10 },"));
 });
 afterAll(async () => {
   await mock.close();
@@ -32,11 +35,11 @@ function routes(log: string) {
   return {
     restored: lines
       .filter((m) => m[2] === "restored")
-      .map((m) => m[1])
+      .map((m) => m[1]!)
       .sort(),
     rendered: lines
       .filter((m) => m[2] !== "restored")
-      .map((m) => m[1])
+      .map((m) => m[1]!)
       .sort(),
   };
 }
@@ -44,11 +47,11 @@ function routes(log: string) {
 const total = (html: string) => Number(/data-comments-total>\((\d+)\)</.exec(html)?.[1]);
 
 describe("incremental build", () => {
-  it("renders again exactly the post whose comments changed, and the index", async () => {
+  it("renders again exactly the post whose comments changed, its comment pages, and the index", async () => {
     const first = await build();
     expect(first.code, first.log).toBe(0);
     const page = (path: string) => readFileSync(join(site.dir, "dist", path.slice(1), "index.html"), "utf8");
-    const helloBefore = total(page(showcasePaths.hello));
+    const worldBefore = total(page(showcasePaths.world));
 
     const unchanged = await build();
     expect(unchanged.code, unchanged.log).toBe(0);
@@ -57,19 +60,31 @@ describe("incremental build", () => {
 
     mock.addComment({
       domain: "example.com",
-      path: showcasePaths.hello,
+      path: showcasePaths.world,
       name: "New Reader",
       content: "Approved between two builds.",
     });
     const after = await build();
     expect(after.code, after.log).toBe(0);
     const { rendered, restored } = routes(after.log);
-    expect(rendered).toEqual([`${showcasePaths.hello}/index.html`, "/index.html"].sort());
+    const worldPages = `/comments${showcasePaths.world}/`;
+    expect(rendered.filter((route) => !route.startsWith(worldPages))).toEqual(
+      [`${showcasePaths.world}/index.html`, "/index.html"].sort(),
+    );
+    expect(rendered.filter((route) => route.startsWith(worldPages)).length).toBeGreaterThan(0);
     expect(restored).toContain(`${showcasePaths.code}/index.html`);
-    expect(total(page(showcasePaths.hello))).toBe(helloBefore + 1);
-    expect(page(showcasePaths.hello)).toContain("Approved between two builds.");
+    expect(restored).toContain(`/comments${showcasePaths.xss}/page/2/index.html`);
+    expect(total(page(showcasePaths.world))).toBe(worldBefore + 1);
+    // Oldest first, the new comment is on the post's last comment page.
+    const worldFiles = readdirSync(join(site.dir, "dist", worldPages), { recursive: true, encoding: "utf8" });
+    const holding = worldFiles.filter(
+      (file) =>
+        file.endsWith(".html") &&
+        readFileSync(join(site.dir, "dist", worldPages, file), "utf8").includes("Approved between two builds."),
+    );
+    expect(holding).toHaveLength(1);
     expect(readFileSync(join(site.dir, "dist", "index.html"), "utf8")).toMatch(
-      new RegExp(`data-comment-count="${helloBefore + 1}"`),
+      new RegExp(`data-comment-count="${worldBefore + 1}"`),
     );
   });
 });
