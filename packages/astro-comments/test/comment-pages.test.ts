@@ -129,7 +129,9 @@ describe("comment pages in a build with the default setup", () => {
   it("lists every comment page in @astrojs/sitemap's sitemap, beside the posts", () => {
     const sitemap = readFileSync(join(out, "sitemap-0.xml"), "utf8");
     const listed = new Set([...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1]!).pathname));
-    const pages = [...walk(out, `${MANY}/`), ...walk(out, `${LONG}/`)].map((page) => new URL(page.url, "https://example.com").pathname);
+    const pages = [...walk(out, `${MANY}/`), ...walk(out, `${LONG}/`)].map(
+      (page) => new URL(page.url, "https://example.com").pathname,
+    );
     expect(pages.length).toBeGreaterThan(2);
     expect(pages.filter((path) => !listed.has(path))).toEqual([]);
     expect(listed).toContain(`${SMALL}/`);
