@@ -2,7 +2,7 @@
 // Comment pages (issue 39), in a real build of the example site with its default setup: a post
 // with 1,000 comments, a post with one thread of 3,000 replies, and a small post. A reader starts
 // on the post page and follows only the plain links inside the comments section.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ import {
   walk,
   type WalkedPage,
 } from "./helpers/long-threads.ts";
-import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
+import { copySite, editConfig, setPagesOption, type SiteCopy } from "./helpers/site-copy.ts";
 import { serveStatic } from "./helpers/static-site.ts";
 
 const MANY = "/posts/hello-world";
@@ -46,10 +46,10 @@ beforeAll(async () => {
   // beside their route.
   setPagesOption(site.dir, 'feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml" },');
   // And @astrojs/sitemap, as most sites have it: comment pages are pages search engines should find.
-  const config = join(site.dir, "astro.config.mjs");
-  writeFileSync(
-    config,
-    `import sitemap from "@astrojs/sitemap";\n${readFileSync(config, "utf8").replace("integrations: [", "integrations: [sitemap(), ")}`,
+  editConfig(
+    site.dir,
+    (config) =>
+      `import sitemap from "@astrojs/sitemap";\n${config.replace("integrations: [", "integrations: [sitemap(), ")}`,
   );
   out = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
@@ -77,12 +77,6 @@ function expectLightPages(pages: readonly WalkedPage[]) {
     expect(section(page.html), page.url).toMatch(/<nav [^>]*aria-label="[^"]+"/);
     expect(section(page.html).match(/aria-current="page"/g), page.url).toHaveLength(1);
   }
-}
-
-/** Replaces the example site's own `pages` line (it keeps its XSS corpus on one page) in a copy's config. */
-function setPagesOption(dir: string, replacement: string): void {
-  const config = join(dir, "astro.config.mjs");
-  writeFileSync(config, readFileSync(config, "utf8").replace("pages: { size: 200 },", replacement));
 }
 
 describe("comment pages in a build with the default setup", () => {

@@ -2,20 +2,19 @@
 // comments' digest in each post's cacheKey): after one approval exactly the page that got the
 // comment, and its comment pages, are rendered again; every other page is restored from Astro's
 // cache. Comment pages of 10 comments, so that several posts have some.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { showcasePaths, startMockServer, type MockServer } from "@astro-comments/mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild } from "./helpers/astro-cli.ts";
-import { copySite, type SiteCopy } from "./helpers/site-copy.ts";
+import { copySite, setPagesOption, type SiteCopy } from "./helpers/site-copy.ts";
 
 let mock: MockServer;
 let site: SiteCopy;
 beforeAll(async () => {
   mock = await startMockServer();
   site = copySite("incremental");
-  const config = join(site.dir, "astro.config.mjs");
-  writeFileSync(config, readFileSync(config, "utf8").replace("pages: { size: 200 },", "pages: { size: 10 },"));
+  setPagesOption(site.dir, "pages: { size: 10 },");
 });
 afterAll(async () => {
   await mock.close();

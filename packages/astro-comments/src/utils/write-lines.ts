@@ -1,7 +1,7 @@
-// A file written piece by piece (or line by line) through a stream, with the stream's backpressure and errors handled
-// by Node's pipeline: a full or read-only disk rejects the promise (and closes the file), also
-// while a write waits for the disk to drain, instead of crashing the process with an unhandled
-// 'error' event.
+// A file written piece by piece (or line by line) through a stream, with the stream's backpressure
+// and errors handled by Node's pipeline: a full or read-only disk rejects the promise (and closes
+// the file), also while a write waits for the disk to drain, instead of crashing the process with
+// an unhandled 'error' event.
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
