@@ -10,8 +10,8 @@ import type { PageCommentsData, PageEntryData } from "./loader/entry-schema.ts";
 import { fillTemplate, formatCount, formatNumber, pluralCategory, type PluralForms } from "./i18n/messages.ts";
 import { pageLocale, type PageLocale } from "./i18n/page-locale.ts";
 import type { RenderSettings } from "./integration/options.ts";
-import { withMissingIds } from "./render/comment-id.ts";
-import { commentItemChunks, commentItemsHtml, type CommentView } from "./render/comment-markup.ts";
+import { commentItemChunks, commentItemsHtml } from "./render/comment-markup.ts";
+import { commentView, dateFormatter } from "./render/comment-view.ts";
 import type { RenderedComment } from "./render/comment-tree.ts";
 import {
   commentHrefs,
@@ -25,6 +25,7 @@ import {
   type PostPagination,
 } from "./render/comment-pages.ts";
 import { pathKey } from "./render/path-key.ts";
+import { LISTS_FIELD, listKey, shownOrder, type ShardLists } from "./render/site-list.ts";
 import { commentIdsByPage, movedLinksParam, movedLinksScript, movedLinksUrl } from "./render/moved-links.ts";
 import { astroSafeString } from "./api/api-error.ts";
 import { CommentsNotLoaded } from "./errors-data.ts";
@@ -70,13 +71,7 @@ function entries(): Promise<Map<string, Entry>> {
   return table;
 }
 
-/** Top-level comments in the configured order (replies always oldest first). */
-function ordered(comments: PageCommentsData["comments"]): PageCommentsData["comments"] {
-  const complete = withMissingIds(comments);
-  return config.order === "newest-first" ? [...complete].reverse() : complete;
-}
-
-type Shard = Record<string, PageCommentsData | undefined>;
+type Shard = Record<string, PageCommentsData | undefined> & { [LISTS_FIELD]?: ShardLists };
 
 // A shard's module, loaded once per build for all its pages (render() costs more than a lookup).
 // In dev, entries move to new modules on refresh: nothing is kept.
@@ -105,7 +100,7 @@ async function pageComments(entry: Entry): Promise<PageComments> {
   return {
     path: entry.data.path,
     count: entry.data.count,
-    comments: ordered(data.comments),
+    comments: shownOrder(data.comments, config.order),
     digest: String(entry.digest ?? ""),
   };
 }
@@ -115,6 +110,28 @@ export async function getComments(path: string): Promise<PageComments> {
   const key = pathKey(path);
   const entry = (await entries()).get(key);
   return entry === undefined ? { path: key, count: 0, comments: [], digest: "" } : pageComments(entry);
+}
+
+const siteLocale = commentLocale();
+const siteListKey = listKey(config);
+
+/**
+ * The `<li>` items of a post's comment list as the loader made them when it stored the comments,
+ * with its count: what <Comments> writes on a page in the site's language, so a build after one
+ * new comment does not render every other post's comments again. Undefined when there is no made
+ * list to show (another language, a post split over comment pages, a site that renders on demand,
+ * other settings): render the comments then.
+ */
+export async function getMadeCommentList(
+  path: string,
+  page: PageLocale,
+): Promise<{ count: number; html: string } | undefined> {
+  if (page.locale !== siteLocale.locale || page.dateLocale !== siteLocale.dateLocale) return undefined;
+  const entry = (await entries()).get(pathKey(path));
+  if (entry === undefined) return undefined;
+  const lists = (await loadShard(entry))[LISTS_FIELD];
+  const html = lists?.key === siteListKey && Object.hasOwn(lists.html, entry.id) ? lists.html[entry.id] : undefined;
+  return html === undefined ? undefined : { count: entry.data.count, html };
 }
 
 /** Approved comments on a page, replies included. Loads no comment. */
@@ -162,22 +179,9 @@ export function commentLocale(currentLocale?: string): PageLocale {
   });
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The dateFormat option's formatter for a locale, built once per locale. */
-function dateFormatter(locale: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(locale);
-  if (!formatter) {
-    const { timeZone, dateStyle, timeStyle } = config.dateFormat;
-    formatter = new Intl.DateTimeFormat(locale, { timeZone, dateStyle, ...(timeStyle ? { timeStyle } : {}) });
-    formatters.set(locale, formatter);
-  }
-  return formatter;
-}
-
 /** A comment's created_at as the site shows it, per the dateFormat option (in `locale` when given). */
 export function formatCommentDate(createdAt: string, locale = config.dateFormat.locale): string {
-  return dateFormatter(locale).format(new Date(createdAt));
+  return dateFormatter(config.dateFormat, locale).format(new Date(createdAt));
 }
 
 /**
@@ -208,7 +212,7 @@ export function commentsHeadingId(path: string): string {
 
 /** The `<li>` items of a page's comment list, in the documented markup (what <Comments> renders). */
 export function renderCommentItems(comments: readonly RenderedComment[], page: PageLocale = commentLocale()): string {
-  return commentItemsHtml(comments, commentView(page));
+  return commentItemsHtml(comments, commentView(page, config.dateFormat));
 }
 
 /**
@@ -222,17 +226,8 @@ export function renderCommentItemChunks(
   comments: readonly RenderedComment[],
   page: PageLocale = commentLocale(),
 ): Iterable<string> {
-  return commentItemChunks(comments, commentView(page));
+  return commentItemChunks(comments, commentView(page, config.dateFormat));
 }
-
-const commentView = (page: PageLocale): CommentView => {
-  const dates = dateFormatter(page.dateLocale);
-  return {
-    formatDate: (createdAt) => dates.format(new Date(createdAt)),
-    messages: page.messages,
-    moreReplies: (count) => formatCount(page.messages.moreReplies, count, page.locale),
-  };
-};
 
 // A split per list of comments: where a module keeps a page's comments (dev, sites with an
 // adapter), <Comments>, <CommentsJsonLd> and the feeds share one; keyed weakly, so a list read

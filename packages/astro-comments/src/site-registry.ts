@@ -2,6 +2,7 @@
 // Astro loads astro.config natively but content.config.ts through Vite, so the integration and the
 // loader are two instances of this package in one process: module state is not shared between
 // them, globalThis is. Nothing here reaches the browser or the build output.
+import type { PagesSettings } from "./render/comment-pages.ts";
 import type { LoaderContext } from "astro/loaders";
 import type { FetchedComments } from "./loader/fetch-comments.ts";
 import type { FetchStatus } from "./loader/fetch-status.ts";
@@ -11,6 +12,8 @@ import type { ResolvedOptions } from "./integration/options.ts";
 export interface SiteHandoff {
   options: ResolvedOptions;
   command: "dev" | "build" | "preview" | "sync";
+  /** Comment pages as the site's URLs shape them (false: off); set by the integration at config setup. */
+  pages?: PagesSettings | false;
   /**
    * Set by the integration: what the loader runs on every sync. It lives here, not in the loader's
    * module, so that a page importing content.config.ts bundles a loader that names no fetch or

@@ -126,6 +126,7 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
         const { atom, pageAtom } = resolved.feeds;
         const feeds = atom === undefined && pageAtom === undefined ? null : feedSettings(resolved.feeds, config);
         const pages = pagesSettings(resolved.pages, config);
+        current.pages = pages;
         updateConfig({
           vite: { plugins: [virtualModulesPlugin(site, feeds, pages, commentPageLayout(resolved.pages, config.root))] },
           // The live loader and the island read the credentials with getSecret at request time.

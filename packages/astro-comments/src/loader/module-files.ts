@@ -14,6 +14,7 @@ import { CacheDirOnOtherDrive } from "../errors-data.ts";
 import { integrityDigest } from "../utils/integrity-digest.ts";
 import { realPath } from "../utils/real-path.ts";
 import { writeAside } from "../utils/write-aside.ts";
+import { fileSlices } from "../utils/file-slices.ts";
 import { writePieces } from "../utils/write-lines.ts";
 import {
   commentDataFile,
@@ -73,12 +74,23 @@ function commentsInBundle(config: { output?: string; adapter?: unknown }): boole
   return config.output === "server" || config.adapter !== undefined;
 }
 
-export function commentModules(config: {
-  root: URL;
-  cacheDir: URL;
-  output?: string;
-  adapter?: unknown;
-}): CommentModules {
+/** What a shard's data file holds besides the comments: each post's list, made once (render/site-list.ts). */
+export interface ListMaker {
+  /** Names the settings the lists are made with: part of every module's name. */
+  key: string;
+  /** A post's list from its comments as stored; undefined when the post renders its own. */
+  html(pageKey: string, data: PageCommentsData): string | undefined;
+}
+
+export function commentModules(
+  config: {
+    root: URL;
+    cacheDir: URL;
+    output?: string;
+    adapter?: unknown;
+  },
+  lists?: ListMaker,
+): CommentModules {
   const root = fileURLToPath(config.root);
   const dir = join(fileURLToPath(config.cacheDir), "astro-comments", "modules");
   if (isAbsolute(relative(root, dir))) {
@@ -103,7 +115,7 @@ export function commentModules(config: {
       (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : null),
     );
   // What a module holds, checking each page's bytes against its digest: `take` turns intact bytes
-  // into what the caller wants (the parsed comments, or just a yes), undefined when they are not;
+  // (valid only during the call: they are read through one buffer) into what the caller wants (the parsed comments, or just a yes), undefined when they are not;
   // `pagesOf` takes the comments of a module that holds them inside (without it, they are not parsed).
   async function inspect<T>(
     filePath: string,
@@ -130,21 +142,30 @@ export function commentModules(config: {
       const pages = pagesOf === undefined ? new Map<string, PageCommentsData>() : parseCommentModule(body);
       return pages === undefined ? damaged : { pages: pagesOf?.(pages) ?? new Map(), damaged: false };
     }
-    const data = await readFile(external.file).catch(() => undefined);
+    const file = await fileSlices(external.file);
     const pages = new Map<string, T>();
-    for (const [key, start, length, digest] of external.index) {
-      const found =
-        data !== undefined && start + length <= data.length
-          ? take(data.subarray(start, start + length), digest)
-          : undefined;
-      if (found !== undefined) pages.set(key, found);
+    if (file === undefined) return { pages, damaged: external.index.length > 0 };
+    try {
+      for (const entry of external.index) {
+        const [key, start, length, digest] = entry;
+        // A page whose list is damaged counts as damaged: its module is written again, list and all.
+        if (entry.length === 7) {
+          const list = await file.slice(entry[4], entry[5]);
+          if (list === undefined || integrityDigest(list) !== entry[6]) continue;
+        }
+        const bytes = await file.slice(start, length);
+        const found = bytes === undefined ? undefined : take(bytes, digest);
+        if (found !== undefined) pages.set(key, found);
+      }
+    } finally {
+      await file.close();
     }
     return { pages, damaged: pages.size < external.index.length };
   }
   return {
     dir,
     components,
-    signature: `${MODULE_FORMAT}\n${components}\n${inline ? "inline" : dir}`,
+    signature: `${MODULE_FORMAT}\n${components}\n${inline ? "inline" : `${dir}\n${lists?.key ?? ""}`}`,
     filePath: (shard, digest) => posix(relative(root, join(dir, `comments-${shard}-${digest}.mjs`))),
     async check(filePath) {
       const found = await inspect(filePath, (bytes, digest) => integrityDigest(bytes) === digest || undefined);
@@ -154,9 +175,9 @@ export function commentModules(config: {
       await (made ??= mkdir(dir, { recursive: true }));
       if (inline) return writeText(absolute(filePath), commentModuleSource(pages, components));
       // The data first: a module under its final name always finds its comments.
-      const { pieces, index } = commentDataFile(pages);
+      const { pieces, index } = commentDataFile(pages, lists && ((key, data) => lists.html(key, data)));
       await writeAside(dataFile(filePath), (temporary) => writePieces(temporary, pieces));
-      await writeText(absolute(filePath), externalModuleSource(dataFile(filePath), index, components));
+      await writeText(absolute(filePath), externalModuleSource(dataFile(filePath), index, components, lists?.key));
     },
     // Either kind, whichever the site (or an earlier release) wrote: the comments inside, or where the module says they are.
     read: (filePath) => inspect(filePath, parsePageSlice, (pages) => pages),

@@ -16,7 +16,8 @@ import { entryDigest } from "./entry-digest.ts";
 import type { PageEntryData } from "./entry-schema.ts";
 import { ago, startFetch, type ClientOverrides, type FetchedComments } from "./fetch-comments.ts";
 import { lastGoodFiles, type LastFetch, type StoredEntry } from "./last-good.ts";
-import { commentModules } from "./module-files.ts";
+import { siteListHtml, listKey, type ListSettings } from "../render/site-list.ts";
+import { commentModules, type ListMaker } from "./module-files.ts";
 import { shardOf } from "./module-format.ts";
 import { storeShards, type PageToStore } from "./module-shards.ts";
 import { keepLastGood, keepStored } from "./outage-fallback.ts";
@@ -25,6 +26,17 @@ import { publish, storedCounts, type SyncContext } from "./sync-context.ts";
 
 /** Identifies where comments come from: entries of another domain or service are never reused. */
 const sourceOf = (credentials: Credentials) => `${credentials.domain} ${credentials.endpoint.href}`;
+
+/**
+ * Each post's list as the site's pages show it, made as its comments are stored (render/site-list.ts);
+ * none before the integration has set up the site's pages.
+ */
+function listMaker({ options, pages }: SiteHandoff): ListMaker | undefined {
+  if (pages === undefined) return undefined;
+  const { order, dateFormat, heading, emptyText, messages } = options;
+  const settings: ListSettings = { order, dateFormat, heading, emptyText, messages, pages };
+  return { key: listKey(settings), html: (key, data) => siteListHtml(key, data.comments, settings) };
+}
 
 /** A test's stand-ins: the client's clock and randomness, and the renderer the render cache calls. */
 type SyncOverrides = ClientOverrides & { renderer?: Renderer };
@@ -46,7 +58,7 @@ export async function syncComments(
         : site.command === "sync"
           ? "astro sync and astro check fetch nothing"
           : "astro preview fetches nothing";
-    const modules = commentModules(context.config);
+    const modules = commentModules(context.config, listMaker(site));
     const lost = await keepStored(context, modules);
     logger.info(
       `${why}, so no comments are fetched; ${plural(store.keys().length, "stored page")} kept${lost.length > 0 ? `, ${count(lost.length)} dropped (their saved comments are missing or damaged in ${modules.dir}: ${listPages(lost)})` : ""}`,
@@ -55,7 +67,7 @@ export async function syncComments(
   }
   const source = sourceOf(credentials);
   const files = lastGoodFiles(context.config.cacheDir, source);
-  const modules = commentModules(context.config);
+  const modules = commentModules(context.config, listMaker(site));
   // While the fetch runs (see cache-folder.ts): only a fetch that succeeded stops for a refusal.
   const refusals = prepareCacheFolder([files.dir, modules.dir], site.command === "build");
   const previousFetch = await files.readFetch();

@@ -1,0 +1,72 @@
+// A post's comment list as <Comments> shows it in the site's own language, made when the loader
+// stores the post's comments rather than on every build's every page: a scheduled build after one
+// new comment then writes the other pages' lists as they are, without reading their comments back,
+// formatting 50,000 dates and escaping 50,000 names again (issue 40). Posts split over comment
+// pages, and pages in another language, are rendered from the comments as before. Pure: no I/O.
+import { pageLocale, type PageLocale } from "../i18n/page-locale.ts";
+import type { ResolvedOptions } from "../integration/options.ts";
+import type { StoredComment } from "../loader/entry-schema.ts";
+import { withMissingIds } from "./comment-id.ts";
+import { commentItemsHtml, LIST_VERSION } from "./comment-markup.ts";
+import { isPaginated, paginateComments, postHref, type PagesSettings } from "./comment-pages.ts";
+import { commentView } from "./comment-view.ts";
+
+/** The most comments a made list holds when comment pages are off: about 1 MB of markup. */
+const MADE_LIST_LIMIT = 1_000;
+
+/** Where a shard's made lists are in its module's frontmatter: a name no page key can have (those start with "/"). */
+export const LISTS_FIELD = "#lists";
+
+/** The made lists of a shard's pages, and the key they were made under. */
+export interface ShardLists {
+  key: string;
+  /** Page key → its list's HTML; undefined when its bytes do not match their digest. */
+  html: Record<string, string | undefined>;
+}
+
+/** What decides a list's markup besides its comments. */
+export interface ListSettings
+  extends Pick<ResolvedOptions, "order" | "dateFormat" | "heading" | "emptyText" | "messages"> {
+  pages: PagesSettings | false;
+}
+
+/** Top-level comments in the configured order (replies always oldest first), each with its id. */
+export function shownOrder(comments: StoredComment[], order: ListSettings["order"]): StoredComment[] {
+  const complete = withMissingIds(comments);
+  return order === "newest-first" ? [...complete].reverse() : complete;
+}
+
+/** The locale and texts of a page in the site's language (no i18n routing, or the default locale). */
+export function siteLocale(settings: ListSettings): PageLocale {
+  return pageLocale(undefined, {
+    dateLocale: settings.dateFormat.locale,
+    heading: settings.heading,
+    emptyText: settings.emptyText,
+    messages: settings.messages,
+  });
+}
+
+/**
+ * Names everything besides the comments that a made list depends on: a list made under another
+ * key (other options, an older markup) is never shown; the page renders its comments instead.
+ */
+export function listKey(settings: ListSettings): string {
+  return JSON.stringify([LIST_VERSION, settings.order, settings.dateFormat, siteLocale(settings), settings.pages]);
+}
+
+/**
+ * The `<li>` items <Comments> shows for the post `key` on a page in the site's language, from its
+ * comments as stored; undefined for a post split over comment pages (its first page has a
+ * navigation to render beside it).
+ */
+export function siteListHtml(key: string, comments: StoredComment[], settings: ListSettings): string | undefined {
+  const { pages } = settings;
+  const count = comments.reduce((sum, comment) => sum + 1 + comment.replies.length, 0);
+  // Beyond the budget a post is always split (asked without splitting 200,000 replies to learn it).
+  // Without comment pages, a huge post's list would be one string of its whole size, in memory
+  // twice while it is written: such a post renders its list in pieces on its page instead.
+  if (count > (pages === false ? MADE_LIST_LIMIT : pages.size)) return undefined;
+  const shown = shownOrder(comments, settings.order);
+  if (pages !== false && isPaginated(paginateComments(key, postHref(key, pages), shown, pages))) return undefined;
+  return commentItemsHtml(shown, commentView(siteLocale(settings), settings.dateFormat));
+}
