@@ -25,7 +25,7 @@ import {
   type PostPagination,
 } from "./render/comment-pages.ts";
 import { pathKey } from "./render/path-key.ts";
-import { LISTS_FIELD, listKey, shownOrder, type ShardLists } from "./render/site-list.ts";
+import { listFits, LISTS_FIELD, listKey, shownOrder, type ShardLists } from "./render/site-list.ts";
 import { commentIdsByPage, movedLinksParam, movedLinksScript, movedLinksUrl } from "./render/moved-links.ts";
 import { astroSafeString } from "./api/api-error.ts";
 import { CommentsNotLoaded } from "./errors-data.ts";
@@ -126,7 +126,7 @@ export async function getMadeCommentList(
   path: string,
   page: PageLocale,
 ): Promise<{ count: number; html: string } | undefined> {
-  if (page.locale !== siteLocale.locale || page.dateLocale !== siteLocale.dateLocale) return undefined;
+  if (!listFits(page, siteLocale)) return undefined;
   const entry = (await entries()).get(pathKey(path));
   if (entry === undefined) return undefined;
   const lists = (await loadShard(entry))[LISTS_FIELD];

@@ -15,10 +15,13 @@ type DateFormatter = (createdAt: string) => string;
  */
 export const LIST_VERSION = "1";
 
+/** The texts the markup shows: a list made with the same ones (and dates) reads the same. */
+export const VIEW_MESSAGES = ["replies", "permalink"] as const;
+
 /** What the markup needs besides the comments: the page's date format and texts. */
 export interface CommentView {
   formatDate: DateFormatter;
-  messages: Pick<CommentMessages, "replies" | "permalink">;
+  messages: Pick<CommentMessages, (typeof VIEW_MESSAGES)[number]>;
   /** "312 more replies", for a long thread's link to its own pages. */
   moreReplies?: (count: number) => string;
 }

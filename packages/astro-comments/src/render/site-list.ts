@@ -7,7 +7,7 @@ import { pageLocale, type PageLocale } from "../i18n/page-locale.ts";
 import type { ResolvedOptions } from "../integration/options.ts";
 import type { StoredComment } from "../loader/entry-schema.ts";
 import { withMissingIds } from "./comment-id.ts";
-import { commentItemsHtml, LIST_VERSION } from "./comment-markup.ts";
+import { commentItemsHtml, LIST_VERSION, VIEW_MESSAGES } from "./comment-markup.ts";
 import { isPaginated, paginateComments, postHref, type PagesSettings } from "./comment-pages.ts";
 import { commentView } from "./comment-view.ts";
 
@@ -47,11 +47,23 @@ export function siteLocale(settings: ListSettings): PageLocale {
 }
 
 /**
+ * Whether a list made for `site` reads the same on `page`: the same dates and the same texts in it
+ * (a page in "en" on a site whose dates are "en-GB" is one; a page in German is not).
+ */
+export function listFits(page: PageLocale, site: PageLocale): boolean {
+  return (
+    page.dateLocale === site.dateLocale && VIEW_MESSAGES.every((name) => page.messages[name] === site.messages[name])
+  );
+}
+
+/**
  * Names everything besides the comments that a made list depends on: a list made under another
  * key (other options, an older markup) is never shown; the page renders its comments instead.
  */
 export function listKey(settings: ListSettings): string {
-  return JSON.stringify([LIST_VERSION, settings.order, settings.dateFormat, siteLocale(settings), settings.pages]);
+  const { dateLocale, messages } = siteLocale(settings);
+  const texts = VIEW_MESSAGES.map((name) => messages[name]);
+  return JSON.stringify([LIST_VERSION, settings.order, settings.dateFormat, dateLocale, texts, settings.pages]);
 }
 
 /**

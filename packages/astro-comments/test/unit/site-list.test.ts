@@ -7,7 +7,8 @@ import type { StoredComment } from "../../src/loader/entry-schema.ts";
 import { commentItemsHtml, LIST_VERSION } from "../../src/render/comment-markup.ts";
 import type { PagesSettings } from "../../src/render/comment-pages.ts";
 import { commentView } from "../../src/render/comment-view.ts";
-import { listKey, siteListHtml, siteLocale, type ListSettings } from "../../src/render/site-list.ts";
+import { pageLocale } from "../../src/i18n/page-locale.ts";
+import { listFits, listKey, siteListHtml, siteLocale, type ListSettings } from "../../src/render/site-list.ts";
 
 const pages: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false };
 
@@ -61,6 +62,10 @@ describe("a post's made list", () => {
     const base = listKey(settings());
     expect(listKey(settings())).toBe(base);
     expect(listKey(settings({ injectStyles: false, searchIndex: "none" }))).toBe(base);
+    // Texts the list does not show: the heading, the empty text, the page navigation's.
+    expect(listKey(settings({ heading: "Discussion", messages: { en: { next: "Later", emptyText: "None" } } }))).toBe(
+      base,
+    );
     for (const changed of [
       settings({ order: "newest-first" }),
       settings({ dateFormat: { timeZone: "Europe/Berlin" } }),
@@ -72,6 +77,26 @@ describe("a post's made list", () => {
       expect(listKey(changed)).not.toBe(base);
     }
     expect(base).toContain(JSON.stringify(LIST_VERSION));
+  });
+
+  it("is shown on a page in the site's language, whatever its locale is called, and nowhere else", () => {
+    const site = settings({ dateFormat: { locale: "en-GB" } });
+    const page = (locale: string | undefined, s = site) =>
+      pageLocale(locale, {
+        dateLocale: s.dateFormat.locale,
+        heading: s.heading,
+        emptyText: s.emptyText,
+        messages: s.messages,
+      });
+    expect(listFits(page(undefined), siteLocale(site))).toBe(true);
+    // i18n routing's default locale on an "en-GB" site: the site's dates and texts all the same.
+    expect(listFits(page("en"), siteLocale(site))).toBe(true);
+    expect(listFits(page("de"), siteLocale(site))).toBe(false);
+    const british = settings({
+      dateFormat: { locale: "en-GB" },
+      messages: { "en-US": { permalink: "{date} by {author}" } },
+    });
+    expect(listFits(page("en-US", british), siteLocale(british))).toBe(false);
   });
 
   it("keeps the markup this LIST_VERSION was made with: a change must bump it, or stale lists would show", () => {
