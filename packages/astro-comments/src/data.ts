@@ -121,6 +121,10 @@ const siteListKey = listKey(config);
  * new comment does not render every other post's comments again. Undefined when there is no made
  * list to show (another language, a post split over comment pages, a site that renders on demand,
  * other settings): render the comments then.
+ *
+ * @example
+ * const made = await getMadeCommentList("/posts/x", commentLocale(Astro.currentLocale));
+ * // made?.html: the <li> items as <Comments> writes them; undefined: render getComments("/posts/x")
  */
 export async function getMadeCommentList(
   path: string,
