@@ -181,6 +181,18 @@ async function installAndBuild(name: SiteName): Promise<void> {
     writeSite(site, {
       ".yarnrc.yml": 'nodeLinker: node-modules\nenableTelemetry: false\nnpmPreapprovedPackages: ["astro-comments"]\n',
       "yarn.lock": "",
+      // Vite 8.4 names a Windows-only optional dependency that this registry does not serve (404).
+      // npm and pnpm skip a missing optional package; Yarn 4 fails the whole install, any site's,
+      // ours or not. An empty local package stands in for it, so Yarn still resolves the newest Vite.
+      "package.json": `${JSON.stringify(
+        {
+          ...(JSON.parse(siteFiles(true)["package.json"]!) as object),
+          resolutions: { "napi-windows-process-start-time": "file:./missing-optional" },
+        },
+        null,
+        2,
+      )}\n`,
+      "missing-optional/package.json": '{ "name": "napi-windows-process-start-time", "version": "0.1.0" }\n',
     });
     installs.set(name, await yarn(["add", ...packages], site));
   } else if (name === "bun") {
