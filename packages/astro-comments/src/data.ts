@@ -8,7 +8,7 @@ import { getCollection, render } from "astro:content";
 import config from "virtual:astro-comments/config";
 import type { PageCommentsData, PageEntryData } from "./loader/entry-schema.ts";
 import { fillTemplate, formatCount, formatNumber, pluralCategory, type PluralForms } from "./i18n/messages.ts";
-import { pageLocale, type PageLocale } from "./i18n/page-locale.ts";
+import { localeSettings, pageLocale, type PageLocale } from "./i18n/page-locale.ts";
 import type { RenderSettings } from "./integration/options.ts";
 import { commentItemChunks, commentItemsHtml } from "./render/comment-markup.ts";
 import { commentView, dateFormatter } from "./render/comment-view.ts";
@@ -175,12 +175,7 @@ export const renderSettings: RenderSettings = config;
  * routing: then the site's locale, `dateFormat.locale`, applies).
  */
 export function commentLocale(currentLocale?: string): PageLocale {
-  return pageLocale(currentLocale, {
-    dateLocale: config.dateFormat.locale,
-    heading: config.heading,
-    emptyText: config.emptyText,
-    messages: config.messages,
-  });
+  return pageLocale(currentLocale, localeSettings(config));
 }
 
 /** A comment's created_at as the site shows it, per the dateFormat option (in `locale` when given). */

@@ -1,5 +1,6 @@
 // Which language a page's comments speak. Pure: the components pass Astro.currentLocale (set when
 // the site uses Astro's i18n routing) and the integration's settings.
+import type { ResolvedOptions } from "../integration/options.ts";
 import { languageOf, resolveMessages, type CommentMessageOverrides, type CommentMessages } from "./messages.ts";
 
 export interface LocaleSettings {
@@ -10,6 +11,18 @@ export interface LocaleSettings {
   emptyText: string;
   /** The `messages` option. */
   messages: Readonly<Record<string, CommentMessageOverrides>>;
+}
+
+/** The locale settings the integration's options give: what the data API and the loader's lists both read. */
+export function localeSettings(
+  options: Pick<ResolvedOptions, "dateFormat" | "heading" | "emptyText" | "messages">,
+): LocaleSettings {
+  return {
+    dateLocale: options.dateFormat.locale,
+    heading: options.heading,
+    emptyText: options.emptyText,
+    messages: options.messages,
+  };
 }
 
 export interface PageLocale {

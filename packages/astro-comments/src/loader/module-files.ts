@@ -79,7 +79,7 @@ export interface ListMaker {
   /** Names the settings the lists are made with: part of every module's name. */
   key: string;
   /** A post's list from its comments as stored; undefined when the post renders its own. */
-  html(pageKey: string, data: PageCommentsData): string | undefined;
+  html: (pageKey: string, data: PageCommentsData) => string | undefined;
 }
 
 export function commentModules(
@@ -175,7 +175,7 @@ export function commentModules(
       await (made ??= mkdir(dir, { recursive: true }));
       if (inline) return writeText(absolute(filePath), commentModuleSource(pages, components));
       // The data first: a module under its final name always finds its comments.
-      const { pieces, index } = commentDataFile(pages, lists && ((key, data) => lists.html(key, data)));
+      const { pieces, index } = commentDataFile(pages, lists?.html);
       await writeAside(dataFile(filePath), (temporary) => writePieces(temporary, pieces));
       await writeText(absolute(filePath), externalModuleSource(dataFile(filePath), index, components, lists?.key));
     },

@@ -3,7 +3,7 @@
 // new comment then writes the other pages' lists as they are, without reading their comments back,
 // formatting 50,000 dates and escaping 50,000 names again (issue 40). Posts split over comment
 // pages, and pages in another language, are rendered from the comments as before. Pure: no I/O.
-import { pageLocale, type PageLocale } from "../i18n/page-locale.ts";
+import { localeSettings, pageLocale, type PageLocale } from "../i18n/page-locale.ts";
 import type { ResolvedOptions } from "../integration/options.ts";
 import type { StoredComment } from "../loader/entry-schema.ts";
 import { withMissingIds } from "./comment-id.ts";
@@ -38,12 +38,7 @@ export function shownOrder(comments: StoredComment[], order: ListSettings["order
 
 /** The locale and texts of a page in the site's language (no i18n routing, or the default locale). */
 export function siteLocale(settings: ListSettings): PageLocale {
-  return pageLocale(undefined, {
-    dateLocale: settings.dateFormat.locale,
-    heading: settings.heading,
-    emptyText: settings.emptyText,
-    messages: settings.messages,
-  });
+  return pageLocale(undefined, localeSettings(settings));
 }
 
 /**

@@ -7,7 +7,7 @@ import type { StoredComment } from "../../src/loader/entry-schema.ts";
 import { commentItemsHtml, LIST_VERSION } from "../../src/render/comment-markup.ts";
 import type { PagesSettings } from "../../src/render/comment-pages.ts";
 import { commentView } from "../../src/render/comment-view.ts";
-import { pageLocale } from "../../src/i18n/page-locale.ts";
+import { localeSettings, pageLocale } from "../../src/i18n/page-locale.ts";
 import { listFits, listKey, siteListHtml, siteLocale, type ListSettings } from "../../src/render/site-list.ts";
 
 const pages: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false };
@@ -81,13 +81,7 @@ describe("a post's made list", () => {
 
   it("is shown on a page in the site's language, whatever its locale is called, and nowhere else", () => {
     const site = settings({ dateFormat: { locale: "en-GB" } });
-    const page = (locale: string | undefined, s = site) =>
-      pageLocale(locale, {
-        dateLocale: s.dateFormat.locale,
-        heading: s.heading,
-        emptyText: s.emptyText,
-        messages: s.messages,
-      });
+    const page = (locale: string | undefined, s = site) => pageLocale(locale, localeSettings(s));
     expect(listFits(page(undefined), siteLocale(site))).toBe(true);
     // i18n routing's default locale on an "en-GB" site: the site's dates and texts all the same.
     expect(listFits(page("en"), siteLocale(site))).toBe(true);
