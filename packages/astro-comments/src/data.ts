@@ -180,7 +180,7 @@ export function commentLocale(currentLocale?: string): PageLocale {
 
 /** A comment's created_at as the site shows it, per the dateFormat option (in `locale` when given). */
 export function formatCommentDate(createdAt: string, locale = config.dateFormat.locale): string {
-  return dateFormatter(config.dateFormat, locale).format(new Date(createdAt));
+  return dateFormatter(config.dateFormat, locale)(createdAt);
 }
 
 /**

@@ -7,7 +7,8 @@ import type { MoreReplies } from "./comment-pages.ts";
 import type { RenderedComment } from "./comment-tree.ts";
 import { escapeHtml } from "./sanitize.ts";
 
-type DateFormatter = (createdAt: string) => string;
+/** A comment's created_at as a page shows it. */
+export type DateFormatter = (createdAt: string) => string;
 
 /**
  * Bump when the markup below changes: lists the loader made with an older one are then never

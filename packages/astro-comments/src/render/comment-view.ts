@@ -4,30 +4,55 @@
 import { formatCount } from "../i18n/messages.ts";
 import type { PageLocale } from "../i18n/page-locale.ts";
 import type { ResolvedOptions } from "../integration/options.ts";
-import type { CommentView } from "./comment-markup.ts";
+import type { CommentView, DateFormatter } from "./comment-markup.ts";
 
 export type DateFormat = ResolvedOptions["dateFormat"];
 
 // Building an Intl.DateTimeFormat costs far more than formatting with one: once per locale and format.
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const formatters = new Map<string, DateFormatter>();
 
-/** The dateFormat option's formatter for a locale (the site's, `dateFormat.locale`, by default). */
-export function dateFormatter(dateFormat: DateFormat, locale = dateFormat.locale): Intl.DateTimeFormat {
+// From 1973 on, every time zone is a whole number of quarter hours from UTC (Liberia's −0:44:30
+// ended in 1972), so a local day starts on a UTC quarter hour and a local minute on a UTC minute.
+const ALIGNED_SINCE = Date.UTC(1973, 0, 1);
+const QUARTER_HOUR_MS = 900_000;
+const MINUTE_MS = 60_000;
+
+/**
+ * The dateFormat option's formatter for a locale (the site's, `dateFormat.locale`, by default).
+ * Formatting takes about 4 µs a date, a second for a thread of 200,000 replies, and replies come
+ * seconds apart, in date order; a date shown without a time, or to the minute, is the same text
+ * for every comment of its quarter hour or minute, so a run of them is formatted once.
+ */
+export function dateFormatter(dateFormat: DateFormat, locale = dateFormat.locale): DateFormatter {
   const { timeZone, dateStyle, timeStyle } = dateFormat;
   const key = `${locale}\u0000${timeZone}\u0000${dateStyle}\u0000${timeStyle}`;
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat(locale, { timeZone, dateStyle, ...(timeStyle ? { timeStyle } : {}) });
-    formatters.set(key, formatter);
+  let text = formatters.get(key);
+  if (!text) {
+    const intl = new Intl.DateTimeFormat(locale, { timeZone, dateStyle, ...(timeStyle ? { timeStyle } : {}) });
+    // "short" is the only time style without seconds.
+    const sameTextFor = timeStyle === false ? QUARTER_HOUR_MS : timeStyle === "short" ? MINUTE_MS : undefined;
+    let lastSlot = Number.NaN;
+    let lastText = "";
+    text = (createdAt) => {
+      const date = new Date(createdAt);
+      const time = date.getTime();
+      if (sameTextFor === undefined || !(time >= ALIGNED_SINCE)) return intl.format(date);
+      const slot = Math.floor(time / sameTextFor);
+      if (slot !== lastSlot) {
+        lastText = intl.format(date);
+        lastSlot = slot;
+      }
+      return lastText;
+    };
+    formatters.set(key, text);
   }
-  return formatter;
+  return text;
 }
 
 /** The view of a page in `page`'s language: its dates per `dateFormat`, its texts. */
 export function commentView(page: PageLocale, dateFormat: DateFormat): CommentView {
-  const dates = dateFormatter(dateFormat, page.dateLocale);
   return {
-    formatDate: (createdAt) => dates.format(new Date(createdAt)),
+    formatDate: dateFormatter(dateFormat, page.dateLocale),
     messages: page.messages,
     moreReplies: (count) => formatCount(page.messages.moreReplies, count, page.locale),
   };
