@@ -416,3 +416,39 @@ describe("a runtime that cannot send", () => {
     }
   });
 });
+
+describe("an answer that arrives a byte at a time", () => {
+  // Bytes arrive in chunks of any size: a character cut between two of them must come out whole.
+  it("reads characters cut between chunks whole, after a byte order mark", async () => {
+    let served: unknown;
+    const options = {
+      endpoint: new URL("/api/comments", mock.url),
+      token: TOKEN,
+      domain: "example.com",
+      timeoutMs: 30_000,
+      connections: 1,
+      maxResponseBytes: 5_000_000,
+    };
+    await createCommentsClient({ ...options, onBody: (_url, body) => (served = body) }).fetchPage(1, 10);
+    const page = served as { data: { content: string; name: string }[] };
+    page.data[0]!.content = "<p>Grüße, 日本語, 👋🏽 and עברית</p>";
+    page.data[0]!.name = "Zoë 🦊";
+    const bytes = new TextEncoder().encode(`\ufeff${JSON.stringify(page)}`);
+    const c = createCommentsClient({
+      ...options,
+      transport: () => ({
+        get: async () => ({
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: (async function* () {
+            for (const byte of bytes) yield Uint8Array.of(byte);
+          })(),
+        }),
+        close: async () => undefined,
+      }),
+    });
+    const { body } = await c.fetchPage(1, 10);
+    expect(body).toEqual(page);
+    expect(body.data[0]!.content).toBe("<p>Grüße, 日本語, 👋🏽 and עברית</p>");
+  });
+});
