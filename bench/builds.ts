@@ -16,9 +16,11 @@ const root = fileURLToPath(new URL("..", import.meta.url));
  * - baseline: the blog's 2,000 pages from the `posts` collection, no comments;
  * - comments: the same with <Comments /> on every page, the integration's defaults;
  * - floor: the baseline's pages plus the package's crawl of every comment, nothing kept;
+ * - output: the baseline's pages, each with the comments section a comments build wrote, read from
+ *   a file as the page renders (bench/output-floor.ts): the pages' size, no comment work;
  * - incremental: comments with Astro's incremental builds, each page's cacheKey its comments' digest.
  */
-export type Variant = "baseline" | "comments" | "floor" | "incremental";
+export type Variant = "baseline" | "comments" | "floor" | "output" | "incremental";
 
 export const siteRoot = (variant: Variant) => join(root, "bench/site", variant);
 

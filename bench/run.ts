@@ -19,6 +19,7 @@ import { startMockProcess, type MockProcess } from "./child-processes.ts";
 import { crawlIdealSeconds, crawlOurs, crawlSequential, networkFloor, type CrawlRun } from "./crawls.ts";
 import { generateBlog, issue17Blog, type Blog } from "./dataset.ts";
 import { deployedState, measureCheck, runCheck, type CheckRun } from "./freshness-check.ts";
+import { writeSections } from "./output-floor.ts";
 import { formatNumber, formatPercent, formatRange, machineLine, markdownTable, spread, type Spread } from "./report.ts";
 import { measureSanitizerRates, sanitizerBodies, sanitizers } from "./sanitizer.ts";
 
@@ -46,7 +47,7 @@ const AFTER_CHECK_TARGET_F = { cold: 0.8, warm: 0.6 } as const;
 
 type State = "cold" | "warm";
 /** The variants compared like with like, rotated from round to round so none always builds first. */
-const compared = ["baseline", "comments", "floor"] as const satisfies readonly Variant[];
+const compared = ["baseline", "comments", "floor", "output"] as const satisfies readonly Variant[];
 type Compared = (typeof compared)[number];
 const runKey = (variant: Compared, state: State) => `${variant} ${state}` as const;
 type RunKey = ReturnType<typeof runKey>;
@@ -61,7 +62,7 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 // serves, and the mock.
 
 log(
-  `astro-comments benchmark: ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}; the table comes at the end (about ${Math.ceil(ROUNDS * 3.5 + 1)} minutes)`,
+  `astro-comments benchmark: ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}; the table comes at the end (about ${Math.ceil(ROUNDS * 2.6 + 1)} minutes)`,
 );
 if (ROUNDS < 3) log(`BENCH_ROUNDS=${ROUNDS}: fewer than 3 rounds, so the medians below are not meaningful`);
 
@@ -147,8 +148,28 @@ try {
     String(LATENCY_MS),
   ]);
   const url = mock.url;
-  const siteEnv = { COMMENTS_DOMAIN: shape.domain, COMMENTS_API_URL: url, COMMENTS_API_TOKEN: TOKEN };
+  const sectionsDir = join(workDir, "sections");
+  const siteEnv = {
+    COMMENTS_DOMAIN: shape.domain,
+    COMMENTS_API_URL: url,
+    COMMENTS_API_TOKEN: TOKEN,
+    BENCH_SECTIONS_DIR: sectionsDir,
+  };
   const credentials = credentialsFromEnv(siteEnv);
+  // The output floor's pages carry the sections a comments build writes: one build to cut them from.
+  clearCaches("comments");
+  await build(
+    "comments",
+    siteEnv,
+    "comments cold (its sections go into the output floor's pages; not in the table)",
+    "[setup]",
+  );
+  const sectionBytes = writeSections(
+    join(siteRoot("comments"), "dist"),
+    sectionsDir,
+    blog.posts.map((post) => post.path),
+  );
+  log(`[setup] the output floor's pages carry ${(sectionBytes / 2 ** 20).toFixed(1)} MiB of comments sections`);
   for (let round = 1; round <= ROUNDS; round++) {
     const tag = `[round ${round}/${ROUNDS}]`;
     const ours = await crawlOurs(credentials, log);
@@ -258,6 +279,7 @@ const describe: Record<Compared, string> = {
   baseline: "without comments (baseline)",
   comments: "with comments",
   floor: "floor: crawl only, nothing kept or rendered",
+  output: "output floor: the same comments sections in the comment-free pages, read from files, nothing fetched",
 };
 
 function buildRow(label: string, own: BuildRun[], over: Overhead | undefined, target: string): string[] {
@@ -354,6 +376,23 @@ for (const state of ["cold", "warm"] as const) {
   const label =
     state === "cold" ? "plain, cold (crawls)" : "plain, warm (crawls; nothing changed since the build before)";
   scheduleRow(label, runs(runKey("comments", state)), state, TARGETS[state].f, TARGETS[state].rssMiB);
+}
+// The output floor under every target: pages as large as with comments, no comment work at all.
+for (const state of ["cold", "warm"] as const) {
+  const floor = runs(runKey("output", state));
+  const over = overhead(floor, baselineRuns(state));
+  scheduleRows.push([
+    `output floor, ${state}: the same comments sections in the comment-free pages, nothing fetched`,
+    `${signed(over.time.median, 2, " s")} (${signedRange(over.time, 2, " s")})`,
+    signed(over.time.median / F.seconds, 2, " F"),
+    `${signed(over.rss.median, 0, " MiB")} (${signedRange(over.rss, 0, " MiB")})`,
+    "",
+    "none: what writing these pages costs",
+  ]);
+  const afterIt = overhead(afterCheck[state], floor);
+  targetLines.push(
+    `- right after a check, ${state}, over the output floor (what the integration adds beyond writing the pages): ${signed(afterIt.time.median, 2, " s")} = ${signed(afterIt.time.median / F.seconds, 2, " F")}, peak RSS ${signed(afterIt.rss.median, 0, " MiB")}`,
+  );
 }
 {
   const time = of(afterCheck.checks.map((r) => r.seconds));
