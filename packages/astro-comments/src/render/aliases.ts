@@ -53,10 +53,10 @@ export function buildAliasMap(
   return resolved;
 }
 
-/** The page key a thread is shown under: its path's key, moved along the alias map. */
-export function aliasedKey(aliases: AliasMap): (thread: Pick<CommentThread, "path">) => string {
-  return (thread) => {
-    const key = pathKey(thread.path);
+/** The page key a path's threads are shown under: its key, moved along the alias map. */
+export function aliasedKey(aliases: AliasMap): (path: string) => string {
+  return (path) => {
+    const key = pathKey(path);
     return aliases.get(key) ?? key;
   };
 }
