@@ -1,10 +1,13 @@
 // Comment pages against one page for everything (issue 39): the 1,000-comment post (600 threads,
 // every third with 2 replies) and one thread of 200,000 replies, each built with the integration's
-// defaults (split) and with `pages: false` (unsplit), interleaved, 3 cold runs each. Prints build
-// time and the build process's peak RSS (median and range), and the heaviest page's elements and
-// bytes. `npm run bench:long-threads`; the site is bench/site/long-threads.
+// defaults (split) and with `pages: false` (unsplit), interleaved, 3 cold runs each, and beside
+// them the page floor: the pages the split build wrote, written again by a site without comments
+// (bench/site/page-floor), which is what Astro alone costs for them. Prints build time and the
+// build process's peak RSS (median and range), and the heaviest page's elements and bytes.
+// `npm run bench:long-threads`; the site is bench/site/long-threads.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer } from "@astro-comments/mock-server";
@@ -15,6 +18,7 @@ import { formatNumber, formatRange, machineLine, markdownTable, spread } from ".
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const site = join(root, "bench/site/long-threads");
+const pageFloor = join(root, "bench/site/page-floor");
 const RUNS = 3;
 const POST = "/posts/busy";
 
@@ -22,16 +26,22 @@ const datasets = {
   "1,000 comments (600 threads)": manyThreads(POST),
   "one thread of 200,000 replies": oneLongThread(POST, 200_000),
 };
-const variants = { split: "on", unsplit: "off" } as const;
+/** Where the split build's pages are copied for the page floor, one folder per dataset. */
+const pageFiles = mkdtempSync(join(tmpdir(), "ac-page-floor-"));
+const variants = {
+  split: { root: site, env: { BENCH_PAGES: "on" } },
+  unsplit: { root: site, env: { BENCH_PAGES: "off" } },
+  "page floor: the split pages, no comments": { root: pageFloor, env: { PAGE_FILES: pageFiles } },
+} as const;
 
-/** One cold build in its own process, so its peak RSS is its own. */
-function build(pages: "on" | "off", env: Record<string, string>): Promise<BuildMeasurement> {
-  for (const dir of [".astro", "node_modules", "dist"]) rmSync(join(site, dir), { recursive: true, force: true });
+/** One cold build of `siteRoot` in its own process, so its peak RSS is its own. */
+function build(siteRoot: string, env: Record<string, string>): Promise<BuildMeasurement> {
+  for (const dir of [".astro", "node_modules", "dist"]) rmSync(join(siteRoot, dir), { recursive: true, force: true });
   return new Promise((resolve, reject) => {
     const child = trackChild(
-      spawn(process.execPath, ["bench/measure-build.ts", site], {
+      spawn(process.execPath, ["bench/measure-build.ts", siteRoot], {
         cwd: root,
-        env: { ...process.env, ...env, BENCH_PAGES: pages, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1" },
+        env: { ...process.env, ...env, ASTRO_TELEMETRY_DISABLED: "1", NO_COLOR: "1" },
         stdio: ["ignore", "pipe", "pipe"],
       }),
     );
@@ -47,15 +57,17 @@ function build(pages: "on" | "off", env: Record<string, string>): Promise<BuildM
   });
 }
 
+/** The HTML files a build of `root` wrote. */
+const htmlFiles = (root: string) =>
+  readdirSync(join(root, "dist"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".html"));
+
 /** The heaviest built page: its elements and bytes. */
-function heaviestPage(): { elements: number; bytes: number; pages: number } {
-  const files = readdirSync(join(site, "dist"), { recursive: true, encoding: "utf8" }).filter((f) =>
-    f.endsWith(".html"),
-  );
+function heaviestPage(root: string): { elements: number; bytes: number; pages: number } {
+  const files = htmlFiles(root);
   let elements = 0;
   let bytes = 0;
   for (const file of files) {
-    const html = readFileSync(join(site, "dist", file), "utf8");
+    const html = readFileSync(join(root, "dist", file), "utf8");
     // Start tags: comment bodies are sanitized and code is escaped, so "<" and a letter is a tag.
     elements = Math.max(elements, html.match(/<[a-z]/gi)?.length ?? 0);
     bytes = Math.max(bytes, Buffer.byteLength(html));
@@ -71,11 +83,15 @@ for (const [name, comments] of Object.entries(datasets)) {
   });
   const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
   const runs = new Map<string, { seconds: number[]; peakMiB: number[]; page: ReturnType<typeof heaviestPage> }>();
+  rmSync(pageFiles, { recursive: true, force: true });
   try {
     for (let run = 0; run < RUNS; run++) {
-      for (const [variant, pages] of Object.entries(variants)) {
-        const measured = await build(pages, env);
-        const entry = runs.get(variant) ?? { seconds: [], peakMiB: [], page: heaviestPage() };
+      for (const [variant, { root: variantRoot, env: variantEnv }] of Object.entries(variants)) {
+        const measured = await build(variantRoot, { ...env, ...variantEnv });
+        // The split build goes first: its first pages are the page floor's for this dataset.
+        if (run === 0 && variant === "split")
+          for (const file of htmlFiles(site)) cpSync(join(site, "dist", file), join(pageFiles, file));
+        const entry = runs.get(variant) ?? { seconds: [], peakMiB: [], page: heaviestPage(variantRoot) };
         entry.seconds.push(measured.ms / 1000);
         entry.peakMiB.push(measured.maxRssKiB / 1024);
         runs.set(variant, entry);
@@ -87,6 +103,7 @@ for (const [name, comments] of Object.entries(datasets)) {
   } finally {
     await mock.close();
   }
+  rmSync(pageFiles, { recursive: true, force: true });
   for (const [variant, { seconds, peakMiB, page }] of runs) {
     const time = spread(seconds);
     const peak = spread(peakMiB);
