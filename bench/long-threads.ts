@@ -5,7 +5,7 @@
 // (bench/site/page-floor), which is what Astro alone costs for them. Prints build time and the
 // build process's peak RSS (median and range), and the heaviest page's elements and bytes.
 // `npm run bench:long-threads`; the site is bench/site/long-threads.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +37,8 @@ const variants = {
 /** One cold build of `siteRoot` in its own process, so its peak RSS is its own. */
 function build(siteRoot: string, env: Record<string, string>): Promise<BuildMeasurement> {
   for (const dir of [".astro", "node_modules", "dist"]) rmSync(join(siteRoot, dir), { recursive: true, force: true });
+  // Nothing left to write from the build before (see runBuild in builds.ts); no sync(1) on Windows.
+  spawnSync("sync", { stdio: "ignore" });
   return new Promise((resolve, reject) => {
     const child = trackChild(
       spawn(process.execPath, ["bench/measure-build.ts", siteRoot], {

@@ -19,9 +19,9 @@ const MINUTE_MS = 60_000;
 
 /**
  * The dateFormat option's formatter for a locale (the site's, `dateFormat.locale`, by default).
- * Formatting takes about 4 µs a date, a second for a thread of 200,000 replies, and replies come
- * seconds apart, in date order; a date shown without a time, or to the minute, is the same text
- * for every comment of its quarter hour or minute, so a run of them is formatted once.
+ * Formatting takes 2 to 4 µs a date, half a second for a thread of 200,000 replies, and replies
+ * come seconds apart, in date order; a date shown without a time, or to the minute, is the same
+ * text for every comment of its quarter hour or minute, so a run of them is formatted once.
  */
 export function dateFormatter(dateFormat: DateFormat, locale = dateFormat.locale): DateFormatter {
   const { timeZone, dateStyle, timeStyle } = dateFormat;
