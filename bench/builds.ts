@@ -91,17 +91,23 @@ function parseLoaderLine(output: string): LoaderSummary | undefined {
 }
 
 /**
+ * Lets a build start with nothing left for the disk to write: the disk still flushing what the
+ * builds and the check before it wrote (70 MB of pages each) made one build's page generation take
+ * twice another's for the same work. Where there is no sync(1) (Windows), nothing happens.
+ */
+export function flushWrites(): void {
+  spawnSync("sync", { stdio: "ignore" });
+}
+
+/**
  * Builds `variant` with `env` added to this process's environment; the whole log goes to `logFile`.
  * The build starts without the previous build's dist/, as a CI checkout does: Astro empties an
  * existing one first, and deleting 2,000 pages just written took up to 10 s on this machine's
- * disk, noise that would land on warm builds only. And it starts with nothing left to write: the
- * disk still flushing what the builds and the check before it wrote (70 MB of pages each) made
- * one build's page generation take twice another's for the same work.
+ * disk, noise that would land on warm builds only. And it starts after flushWrites.
  */
 export function runBuild(variant: Variant, env: Record<string, string>, logFile: string): Promise<BuildRun> {
   rmSync(join(siteRoot(variant), "dist"), { recursive: true, force: true });
-  // Where there is no sync(1) (Windows), the build starts as it did before.
-  spawnSync("sync", { stdio: "ignore" });
+  flushWrites();
   return new Promise((resolve, reject) => {
     const child = trackChild(
       spawn(process.execPath, ["bench/measure-build.ts", siteRoot(variant)], {

@@ -5,13 +5,14 @@
 // (bench/site/page-floor), which is what Astro alone costs for them. Prints build time and the
 // build process's peak RSS (median and range), and the heaviest page's elements and bytes.
 // `npm run bench:long-threads`; the site is bench/site/long-threads.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockServer } from "@astro-comments/mock-server";
 import { manyThreads, oneLongThread } from "../packages/astro-comments/test/helpers/long-threads.ts";
+import { flushWrites } from "./builds.ts";
 import { trackChild } from "./child-processes.ts";
 import type { BuildMeasurement } from "./measure-build.ts";
 import { formatNumber, formatRange, machineLine, markdownTable, spread } from "./report.ts";
@@ -37,8 +38,7 @@ const variants = {
 /** One cold build of `siteRoot` in its own process, so its peak RSS is its own. */
 function build(siteRoot: string, env: Record<string, string>): Promise<BuildMeasurement> {
   for (const dir of [".astro", "node_modules", "dist"]) rmSync(join(siteRoot, dir), { recursive: true, force: true });
-  // Nothing left to write from the build before (see runBuild in builds.ts); no sync(1) on Windows.
-  spawnSync("sync", { stdio: "ignore" });
+  flushWrites();
   return new Promise((resolve, reject) => {
     const child = trackChild(
       spawn(process.execPath, ["bench/measure-build.ts", siteRoot], {
@@ -59,17 +59,17 @@ function build(siteRoot: string, env: Record<string, string>): Promise<BuildMeas
   });
 }
 
-/** The HTML files a build of `root` wrote. */
-const htmlFiles = (root: string) =>
-  readdirSync(join(root, "dist"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".html"));
+/** The HTML files a build of `siteRoot` wrote. */
+const htmlFiles = (siteRoot: string) =>
+  readdirSync(join(siteRoot, "dist"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".html"));
 
 /** The heaviest built page: its elements and bytes. */
-function heaviestPage(root: string): { elements: number; bytes: number; pages: number } {
-  const files = htmlFiles(root);
+function heaviestPage(siteRoot: string): { elements: number; bytes: number; pages: number } {
+  const files = htmlFiles(siteRoot);
   let elements = 0;
   let bytes = 0;
   for (const file of files) {
-    const html = readFileSync(join(root, "dist", file), "utf8");
+    const html = readFileSync(join(siteRoot, "dist", file), "utf8");
     // Start tags: comment bodies are sanitized and code is escaped, so "<" and a letter is a tag.
     elements = Math.max(elements, html.match(/<[a-z]/gi)?.length ?? 0);
     bytes = Math.max(bytes, Buffer.byteLength(html));

@@ -8,7 +8,7 @@ const SECTION_START = '<section class="astro-comments"';
 const SECTION_END = "</main>";
 
 /** The file bench/site/output's page reads for the post at `path`. */
-const sectionFile = (dir: string, path: string) => join(dir, `${path.slice(1).replaceAll("/", "__")}.html`);
+export const sectionFile = (dir: string, path: string) => join(dir, `${path.slice(1).replaceAll("/", "__")}.html`);
 
 /** Cuts every post's comments section (up to the end of <main>) out of `dist` into `dir`. */
 export function writeSections(dist: string, dir: string, paths: readonly string[]): number {

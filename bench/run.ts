@@ -339,20 +339,19 @@ const scheduleHeader = [
   "target",
 ];
 const scheduleRows: string[][] = [];
+/** A schedule row's three figures: the time over the comment-free build, the same in F, and peak RSS. */
+const overCells = (over: Overhead) => [
+  `${signed(over.time.median, 2, " s")} (${signedRange(over.time, 2, " s")})`,
+  signed(over.time.median / F.seconds, 2, " F"),
+  `${signed(over.rss.median, 0, " MiB")} (${signedRange(over.rss, 0, " MiB")})`,
+];
 function scheduleRow(label: string, own: BuildRun[], state: State, goalF: number, goalRss?: number): void {
   const over = overhead(own, baselineRuns(state));
   const requests = own.map((r) => r.loader?.requests ?? Number.NaN);
   const timeMet = over.time.median <= goalF * F.seconds;
   const rssMet = goalRss === undefined || over.rss.median <= goalRss;
   const goals = [`≤ +${goalF} F`, ...(goalRss === undefined ? [] : [`≤ +${goalRss} MiB`])].join(", ");
-  scheduleRows.push([
-    label,
-    `${signed(over.time.median, 2, " s")} (${signedRange(over.time, 2, " s")})`,
-    signed(over.time.median / F.seconds, 2, " F"),
-    `${signed(over.rss.median, 0, " MiB")} (${signedRange(over.rss, 0, " MiB")})`,
-    requests.join(", "),
-    `${goals}: ${verdict(timeMet && rssMet)}`,
-  ]);
+  scheduleRows.push([label, ...overCells(over), requests.join(", "), `${goals}: ${verdict(timeMet && rssMet)}`]);
   targetLines.push(
     `- ${label}: ${signed(over.time.median, 2, " s")} = ${signed(over.time.median / F.seconds, 2, " F")} (${goals}), peak RSS ${signed(over.rss.median, 0, " MiB")}, requests ${requests.join(", ")} — ${verdict(timeMet && rssMet)}`,
   );
@@ -380,12 +379,9 @@ for (const state of ["cold", "warm"] as const) {
 // The output floor under every target: pages as large as with comments, no comment work at all.
 for (const state of ["cold", "warm"] as const) {
   const floor = runs(runKey("output", state));
-  const over = overhead(floor, baselineRuns(state));
   scheduleRows.push([
     `output floor, ${state}: the same comments sections in the comment-free pages, nothing fetched`,
-    `${signed(over.time.median, 2, " s")} (${signedRange(over.time, 2, " s")})`,
-    signed(over.time.median / F.seconds, 2, " F"),
-    `${signed(over.rss.median, 0, " MiB")} (${signedRange(over.rss, 0, " MiB")})`,
+    ...overCells(overhead(floor, baselineRuns(state))),
     "",
     "none: what writing these pages costs",
   ]);
