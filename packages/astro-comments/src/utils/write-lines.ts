@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
 /** Writes `pieces` one after another to `file`, taking each only when the file has room for it; rejects as writeLines does. */
-export function writePieces(file: string, pieces: Iterable<string>): Promise<void> {
+export function writePieces(file: string, pieces: Iterable<string | Uint8Array>): Promise<void> {
   return pipeline(Readable.from(pieces), createWriteStream(file));
 }
 
