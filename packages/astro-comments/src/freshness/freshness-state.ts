@@ -82,6 +82,20 @@ interface PageSum {
   sum: bigint;
 }
 
+const addThread = (sum: bigint, thread: CommentThread) => (sum + BigInt(`0x${threadHash(thread)}`)) & MODULUS_MASK;
+
+const sumHex = (sum: bigint) => sum.toString(16).padStart(64, "0");
+
+/**
+ * The digest of one page's threads, as a state's `pages[key].digest` holds it: whatever order or
+ * page of the crawl they came in, the same comments give the same digest.
+ */
+export function threadsDigest(threads: Iterable<CommentThread>): string {
+  let sum = 0n;
+  for (const thread of threads) sum = addThread(sum, thread);
+  return sumHex(sum);
+}
+
 /**
  * Folds the pages of one crawl into a state as they arrive, in any order, keeping one sum per
  * site page: memory grows with the site's pages, not with its comments. Fits the crawl's
@@ -103,7 +117,7 @@ export class FreshnessStateCollector {
       if (key === undefined) this.#keys.set(thread.path, (key = pathKey(thread.path)));
       const page = this.#pages.get(key) ?? { count: 0, sum: 0n };
       page.count += 1 + thread.children.length;
-      page.sum = (page.sum + BigInt(`0x${threadHash(thread)}`)) & MODULUS_MASK;
+      page.sum = addThread(page.sum, thread);
       this.#pages.set(key, page);
     }
   }
@@ -114,7 +128,7 @@ export class FreshnessStateCollector {
     let comments = 0;
     for (const key of keys) {
       const { count, sum } = this.#pages.get(key)!;
-      pages[key] = { count, digest: sum.toString(16).padStart(64, "0") };
+      pages[key] = { count, digest: sumHex(sum) };
       comments += count;
     }
     const digest = sha256(

@@ -1,5 +1,6 @@
 // The build's and dev server's fetch of a domain's comments: the shared crawl (api/crawl-comments.ts)
-// with every thread kept and, when the site publishes it, the state folded in as each page arrives;
+// with every thread kept and the state folded in as each page arrives (the pages' digests, and
+// what the site publishes if it does);
 // logging through Astro's logger. What becomes of the threads (entries, digests, rendering) is the
 // loader's business.
 import { fileURLToPath } from "node:url";
@@ -16,8 +17,8 @@ import { whileWaited } from "../api/patience.ts";
 export interface FetchedComments {
   threads: CommentThread[];
   summary: CrawlSummary;
-  /** What the build publishes (feeds.state); undefined when the site does not. */
-  crawlState: CompleteFreshnessState | undefined;
+  /** The state of these comments: each page's digest, and what the build publishes (feeds.state). */
+  crawlState: CompleteFreshnessState;
   /** Set when these are the crawl `astro-comments check` left: when it started, and how long ago. */
   reused?: { crawledAt: string; ageMs: number };
 }
@@ -52,11 +53,10 @@ export function startFetch(
   checkCrawls: readonly string[] = [],
 ): Promise<FetchedComments> {
   const options = site.command === "dev" ? whileWaited(site.options) : site.options;
-  const withState = site.options.feeds.state !== undefined;
   const reuse = site.command === "build" && site.options.reuseCheckMinutes > 0 && checkCrawls.length > 0;
   const fetching = (async () =>
-    (reuse && (await reuseCheckCrawl(checkCrawls, credentials, site.options.reuseCheckMinutes, logger, withState))) ||
-    fetchAllComments(credentials, options, logger, overrides, withState))();
+    (reuse && (await reuseCheckCrawl(checkCrawls, credentials, site.options.reuseCheckMinutes, logger))) ||
+    fetchAllComments(credentials, options, logger, overrides))();
   // Handled here so a failure that lands before the loader awaits it is not an unhandled
   // rejection; the loader still gets the error when it awaits.
   fetching.catch(() => undefined);
@@ -77,7 +77,6 @@ async function reuseCheckCrawl(
   credentials: Credentials,
   minutes: number,
   logger: AstroIntegrationLogger,
-  withState: boolean,
 ): Promise<FetchedComments | undefined> {
   for (const file of files) {
     const started = performance.now();
@@ -91,7 +90,7 @@ async function reuseCheckCrawl(
     logger.info(`using the crawl astro-comments check made ${ago(found.ageMs)} ago of ${credentials.domain}`);
     return {
       threads: found.threads,
-      crawlState: withState ? found.state : undefined,
+      crawlState: found.state,
       reused: { crawledAt: found.crawledAt, ageMs: found.ageMs },
       summary: {
         ...found.figures,
@@ -111,20 +110,19 @@ async function fetchAllComments(
   options: FetchOptions,
   logger: AstroIntegrationLogger,
   overrides: ClientOverrides = {},
-  withState = false,
 ): Promise<FetchedComments> {
   logger.info(`fetching comments of ${credentials.domain} from ${credentials.endpoint.href}`);
   const crawledAt = new Date().toISOString();
   // The state is hashed page by page while the crawl waits on the network, not in a pass after it.
   const collect = (): PageCollector<Omit<FetchedComments, "summary">> => {
     const threads = collectThreads();
-    const state = withState ? new FreshnessStateCollector({ domain: credentials.domain, crawledAt }) : undefined;
+    const state = new FreshnessStateCollector({ domain: credentials.domain, crawledAt });
     return {
       add: (page, data) => {
         threads.add(page, data);
-        state?.add(page, data);
+        state.add(page, data);
       },
-      finish: () => ({ threads: threads.finish(), crawlState: state?.finish() }),
+      finish: () => ({ threads: threads.finish(), crawlState: state.finish() }),
     };
   };
   // Node only: undici's pool, kept-alive connections for the hundreds of requests of a large site.

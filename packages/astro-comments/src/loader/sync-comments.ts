@@ -88,7 +88,7 @@ export async function syncComments(
   if (refused !== undefined)
     throw withoutTrace(configError(CacheNotWritable, refused.dir, refused.code), (trace) => logger.debug(trace));
   const { threads, summary, crawlState } = fetched;
-  if (crawlState !== undefined) site.crawlState = crawlState;
+  site.crawlState = crawlState;
   const redirects = (context.config.redirects ?? {}) as Record<string, RedirectTarget>;
   const aliases = buildAliasMap(site.options.aliases, redirects, context.config.base);
   const pages = groupThreadsByPage(threads, aliasedKey(aliases));
@@ -102,10 +102,12 @@ export async function syncComments(
   let comments = 0;
   const toStore: PageToStore[] = [];
   for (const [id, pageThreads] of pages) {
-    // The digest is taken over the merged threads, so adding or removing an alias changes it.
-    const sorted = sortPageThreads(aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id));
-    const digest = entryDigest(RENDER_VERSION, sorted);
-    const count = countComments(sorted);
+    // The digest is taken over the merged threads, so adding or removing an alias changes it. The
+    // crawl's state keys pages by the service's paths: it holds a page's threads only without aliases.
+    const merged = aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id);
+    const count = countComments(merged);
+    const crawled = aliases.size === 0 && Object.hasOwn(crawlState.pages, id) ? crawlState.pages[id] : undefined;
+    const digest = entryDigest(RENDER_VERSION, merged, count, crawled);
     comments += count;
     toStore.push({
       id,
@@ -113,6 +115,7 @@ export async function syncComments(
       count,
       render: async () => {
         renderedPages.add(id);
+        const sorted = sortPageThreads(merged);
         return renderPageComments(id, sorted, unknownLanguages, await bodies.renderer(shardOf(id)));
       },
     });
