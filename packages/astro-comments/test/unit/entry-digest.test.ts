@@ -1,30 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { CommentReply, CommentThread } from "../../src/api/generated/api-types.ts";
+import type { CommentThread } from "../../src/api/generated/api-types.ts";
 import { freshnessStateOf } from "../../src/freshness/freshness-state.ts";
 import { entryDigest } from "../../src/loader/entry-digest.ts";
 import { countComments, groupThreadsByPage } from "../../src/render/comment-tree.ts";
-
-const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, "0")}.000000Z`;
-const reply = (name: string, second: number, path = "/posts/a"): CommentReply => ({
-  path,
-  name,
-  created_at: at(second),
-  content: `${name} replies`,
-  html: `<p>${name} replies</p>\n`,
-  status: "approved",
-});
-const thread = (name: string, second: number, children: CommentReply[] = [], path = "/posts/a"): CommentThread => ({
-  ...reply(name, second, path),
-  content: `${name} says`,
-  html: `<p>${name} says</p>\n`,
-  children,
-});
+import { at, reply, thread } from "../helpers/api-threads.ts";
 
 const page = (): CommentThread[] => [
-  thread("Ann", 1, [reply("Bob", 2), reply("Cy", 2)]),
-  thread("Dee", 1, [], "/posts/a/"),
-  thread("Eve", 3),
-  thread("Eve", 3),
+  thread("/posts/a", "Ann", 1, [reply("/posts/a", "Bob", 2), reply("/posts/a", "Cy", 2)]),
+  thread("/posts/a/", "Dee", 1),
+  thread("/posts/a", "Eve", 3),
+  thread("/posts/a", "Eve", 3),
 ];
 
 /** A page's digest as the loader takes it from a crawl: the state's, when the crawl computed one. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { CommentReply, CommentThread } from "../../src/api/generated/api-types.ts";
+import type { CommentThread } from "../../src/api/generated/api-types.ts";
 import {
   freshnessStateOf,
   FreshnessStateCollector,
@@ -8,24 +8,9 @@ import {
 } from "../../src/freshness/freshness-state.ts";
 import { compareStates, parseState, StateUnusable, usableState } from "../../src/freshness/compare-states.ts";
 import { publishedState } from "../../src/integration/virtual-modules.ts";
+import { reply, thread } from "../helpers/api-threads.ts";
 
 const info = { domain: "example.com", crawledAt: "2026-11-24T21:00:00.000Z" };
-const at = (second: number) => `2026-01-01T00:00:${String(second).padStart(2, "0")}.000000Z`;
-const reply = (path: string, name: string, second = 0): CommentReply => ({
-  path,
-  name,
-  created_at: at(second),
-  content: `${name} replies`,
-  html: `<p>${name} replies</p>\n`,
-  status: "approved",
-});
-const thread = (path: string, name: string, second = 0, children: CommentReply[] = []): CommentThread => ({
-  ...reply(path, name, second),
-  content: `${name} says`,
-  html: `<p>${name} says</p>\n`,
-  children,
-});
-
 const site = (): CommentThread[] => [
   thread("/posts/a", "Ann", 1, [reply("/posts/a", "Bob", 2), reply("/posts/a", "Cy", 2)]),
   thread("/posts/a/", "Dee", 1),
