@@ -13,8 +13,8 @@ export function integrityDigest(bytes: string | Uint8Array): string {
   return hash("sha256", bytes, "hex").slice(0, 16);
 }
 
-/** integrityDigest of bytes (or text) given in parts, never joined: the digest of the parts one after another. */
-export function integrityHash(): { update(part: string | Uint8Array): void; digest(): string } {
+/** integrityDigest of bytes given in parts, never joined: the digest of the parts one after another. */
+export function integrityHash(): { update(part: Uint8Array): void; digest(): string } {
   const sha = createHash("sha256");
   return {
     update: (part) => void sha.update(part),
