@@ -9,7 +9,7 @@
 import type { CommentThread } from "./generated/api-types.ts";
 import { InconsistentMeta, listChanges, ListKeptChanging, WrongPage } from "../errors-data.ts";
 import { apiError } from "./api-error.ts";
-import { boundedMap } from "./bounded-map.ts";
+import { boundedMap } from "../utils/bounded-map.ts";
 import type { FetchedPage } from "./http-client.ts";
 
 /** Folds the pages of one crawl into its result. */

@@ -1,6 +1,6 @@
 import type { CommentListResponse, CommentThread } from "@astro-comments/schema";
 import { describe, expect, it } from "vitest";
-import { boundedMap } from "../../src/api/bounded-map.ts";
+import { boundedMap } from "../../src/utils/bounded-map.ts";
 import { collectThreads, crawlAllPages } from "../../src/api/crawl.ts";
 import type { FetchedPage } from "../../src/api/http-client.ts";
 import { backoffDelay, classifyStatus, defaultRetryPolicy, parseRetryAfter } from "../../src/api/retry-policy.ts";
