@@ -175,19 +175,23 @@ export type NavItem = { number: number; href: string; current: boolean } | { gap
 const NAV_NEIGHBOURS = 2;
 
 /**
- * The numbered links of a navigation over `pages`, current one included: the first, the last and
- * the current page's neighbours, so a thread of 2,000 pages still has a navigation of a few links.
+ * The numbered links of a navigation over `pages` (numbered 1, 2, … in order), current one
+ * included: the first, the last and the current page's neighbours, so a thread of 2,000 pages
+ * still has a navigation of a few links. Only those pages are read: every page of a long thread
+ * has a navigation, and going through all its pages on each made the thread's build quadratic
+ * (4 million steps for the 2,023 pages of 200,000 replies).
  */
 export function navItems(pages: readonly Pick<CommentPage, "number" | "href">[], current: number): NavItem[] {
+  const last = pages.length;
+  const numbers = [1, last];
+  for (let number = current - NAV_NEIGHBOURS; number <= current + NAV_NEIGHBOURS; number++) numbers.push(number);
   const items: NavItem[] = [];
-  let last = 0;
-  for (const page of pages) {
-    const shown =
-      page.number === 1 || page.number === pages.length || Math.abs(page.number - current) <= NAV_NEIGHBOURS;
-    if (!shown) continue;
-    if (page.number > last + 1) items.push({ gap: true });
-    items.push({ number: page.number, href: page.href, current: page.number === current });
-    last = page.number;
+  let previous = 0;
+  for (const number of numbers.sort((a, b) => a - b)) {
+    if (number <= previous || number > last) continue;
+    if (number > previous + 1) items.push({ gap: true });
+    items.push({ number, href: pages[number - 1]!.href, current: number === current });
+    previous = number;
   }
   return items;
 }

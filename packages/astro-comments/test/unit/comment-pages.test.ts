@@ -91,4 +91,31 @@ describe("navItems", () => {
       { number: 1000, href: "/p/1000/", current: true },
     ]);
   });
+
+  it("marks no gap where the listed pages meet, at either end and on short lists", () => {
+    const pages = (length: number) => Array.from({ length }, (_, i) => ({ number: i + 1, href: `/p/${i + 1}/` }));
+    const numbers = (length: number, current: number) =>
+      navItems(pages(length), current).map((item) => ("gap" in item ? "…" : item.number));
+    expect(numbers(2, 1)).toEqual([1, 2]);
+    expect(numbers(5, 3)).toEqual([1, 2, 3, 4, 5]);
+    expect(numbers(9, 1)).toEqual([1, 2, 3, "…", 9]);
+    expect(numbers(9, 4)).toEqual([1, 2, 3, 4, 5, 6, "…", 9]);
+    expect(numbers(9, 9)).toEqual([1, "…", 7, 8, 9]);
+  });
+
+  it("reads only the pages it lists, so every page of a long thread costs the same", () => {
+    // Every page of a thread has a navigation: reading all pages for each made a build quadratic.
+    const read = new Set<number>();
+    const pages = new Proxy(
+      Array.from({ length: 10_000 }, (_, i) => ({ number: i + 1, href: `/p/${i + 1}/` })),
+      {
+        get(target, property, receiver) {
+          if (typeof property === "string" && /^\d+$/.test(property)) read.add(Number(property));
+          return Reflect.get(target, property, receiver);
+        },
+      },
+    );
+    expect(navItems(pages, 5_000)).toHaveLength(9);
+    expect(read.size).toBeLessThanOrEqual(7);
+  });
 });
