@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 import {
+  codeThreads,
   manyThreads,
   oneLongThread,
   readPage,
@@ -26,6 +27,7 @@ import { serveStatic } from "./helpers/static-site.ts";
 const MANY = "/posts/hello-world";
 const LONG = "/posts/long-thread";
 const SMALL = "/posts/quiet-post";
+const CODE = "/posts/code-in-comments";
 
 let mock: MockServer;
 let site: SiteCopy;
@@ -38,7 +40,7 @@ beforeAll(async () => {
       format: "comments-mock-data",
       version: 1,
       domain: "example.com",
-      comments: [...manyThreads(MANY), ...oneLongThread(LONG, 3_000), ...smallPost(SMALL)],
+      comments: [...manyThreads(MANY), ...oneLongThread(LONG, 3_000), ...smallPost(SMALL), ...codeThreads(CODE)],
     },
   });
   site = copySite("comment-pages");
@@ -108,6 +110,18 @@ describe("comment pages in a build with the default setup", () => {
     expect(replies).toHaveLength(3_000);
     expect(new Set(replies).size).toBe(3_000);
     expectLightPages(rest);
+    expect(brokenPermalinks(pages)).toEqual([]);
+  });
+
+  it("fills pages of comments with code by what they weigh, so they stay as light as pages of short ones", () => {
+    const pages = walk(out, `${CODE}/`);
+    const parent = pages[0]!.comments[0]!;
+    // The thread of 40 replies with code is too heavy for a page: its parent heads each of its pages.
+    expect(section(pages[0]!.html)).toMatch(/<a href="[^"]+\/thread\/comment-[0-9a-f]+\/2\/">\d+ more replies<\/a>/);
+    const others = pages.flatMap((page) => page.comments).filter((id) => id !== parent);
+    expect(others).toHaveLength(169);
+    expect(new Set(others).size).toBe(169);
+    expectLightPages(pages);
     expect(brokenPermalinks(pages)).toEqual([]);
   });
 

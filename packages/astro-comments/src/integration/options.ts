@@ -278,7 +278,12 @@ export const optionsSchema = z
         z.literal(false),
         z
           .object({
-            /** Comments per page, replies included (10–1000, default 100). */
+            /**
+             * Comments per page, replies included (10–1000, default 100). A post with more is split;
+             * its pages then also hold at most `size` × 12 elements of comments, so comments with
+             * code fill a page sooner.
+             * @example 50
+             */
             size: wholeNumber(10, 1000).default(100),
             /** Where the comment pages live, below the site's base (default "/comments"). */
             route: z

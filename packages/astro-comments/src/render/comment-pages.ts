@@ -73,17 +73,51 @@ function threadPageHref(key: string, threadId: string, number: number, settings:
   return withBase(settings, `${settings.route}/${postParam(key, settings.base)}/thread/${threadId}/${number}`);
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
+/** Elements of the markup around a comment's body: its item, article, header, author, permalink, time and body. */
+const FRAME_ELEMENTS = 7;
+
+/**
+ * Elements of comments a page holds for each comment of its size. Short comments (8 elements)
+ * fill a page by count, as before; a comment with highlighted code (60 elements for five lines of
+ * JavaScript) takes the room of several, so a page of them stays as light as a page of short ones.
+ */
+const ELEMENTS_PER_COMMENT = 12;
+
+/** The elements a comment adds to a page: its frame and its body's (sanitized, so "<" and a letter opens one). */
+export function commentElements(html: string): number {
+  let elements = FRAME_ELEMENTS;
+  for (let at = html.indexOf("<"); at >= 0; at = html.indexOf("<", at + 1)) {
+    const letter = html.charCodeAt(at + 1) | 0x20;
+    if (letter >= 0x61 && letter <= 0x7a) elements++;
+  }
+  return elements;
+}
+
+/** How many of `weights` from `from` on fit `maxCount` and `maxElements`: at least one, when any is left. */
+function fitting(weights: readonly number[], from: number, maxCount: number, maxElements: number): number {
+  let count = 0;
+  let elements = 0;
+  while (from + count < weights.length && count < maxCount) {
+    const next = weights[from + count]!;
+    if (count > 0 && elements + next > maxElements) break;
+    elements += next;
+    count++;
+  }
+  return count;
+}
+
+function sum(weights: readonly number[], from: number, to: number): number {
+  let total = 0;
+  for (let i = from; i < to; i++) total += weights[i]!;
+  return total;
 }
 
 /**
- * Splits a post's comments (top-level in the order shown, replies oldest first) into pages of at
- * most `size` comments that hold whole threads. A thread of more than `size` comments shows its
- * first replies where it starts and links to its own pages, which repeat the parent at their head.
- * A post within the budget is one page, unchanged.
+ * Splits a post's comments (top-level in the order shown, replies oldest first) into pages that
+ * hold whole threads: at most `size` comments, and at most `size` times ELEMENTS_PER_COMMENT
+ * elements of them. A thread bigger than a page shows its first replies where it starts and links
+ * to its own pages, which repeat the parent at their head. A post of at most `size` comments is
+ * one page, unchanged, whatever its comments weigh: so its count alone says it is not split.
  */
 export function paginateComments(
   key: string,
@@ -92,21 +126,41 @@ export function paginateComments(
   settings: PagesSettings,
 ): PostPagination {
   const { size } = settings;
-  const preview = Math.max(1, Math.floor(size / PREVIEW_SHARE));
+  const count = comments.reduce((total, comment) => total + 1 + comment.replies.length, 0);
+  if (count <= size) return { pages: [{ number: 1, href: postUrl, comments: [...comments] }], threads: new Map() };
+  const maxElements = size * ELEMENTS_PER_COMMENT;
+  const previewCount = Math.max(1, Math.floor(size / PREVIEW_SHARE));
   const groups: ShownComment[][] = [];
   const longThreads: Array<{ parent: StoredComment; rest: StoredReply[][]; group: number }> = [];
   let current: ShownComment[] = [];
-  let used = 0;
+  let usedCount = 0;
+  let usedElements = 0;
   for (const comment of comments) {
-    const long = 1 + comment.replies.length > size;
-    const weight = long ? 1 + preview : 1 + comment.replies.length;
-    if (used + weight > size && current.length > 0) {
+    const own = commentElements(comment.html);
+    const replies = comment.replies.map((reply) => commentElements(reply.html));
+    // The replies' list is one element more.
+    const whole = own + (replies.length > 0 ? 1 + sum(replies, 0, replies.length) : 0);
+    const preview =
+      1 + replies.length > size || whole > maxElements
+        ? fitting(replies, 0, previewCount, maxElements / PREVIEW_SHARE)
+        : replies.length;
+    const long = preview < replies.length;
+    // A long thread's preview ends with the link to the rest: its list, an item and the link.
+    const elements = long ? own + 3 + sum(replies, 0, preview) : whole;
+    if (current.length > 0 && (usedCount + 1 + preview > size || usedElements + elements > maxElements)) {
       groups.push(current);
       current = [];
-      used = 0;
+      usedCount = 0;
+      usedElements = 0;
     }
     if (long) {
-      const rest = chunks(comment.replies.slice(preview), Math.max(1, size - 1));
+      const rest: StoredReply[][] = [];
+      for (let at = preview; at < replies.length; ) {
+        // Each page repeats the parent: a parent that fills most of a page still leaves half for replies.
+        const taken = fitting(replies, at, size - 1, Math.max(maxElements - own - 1, maxElements / 2));
+        rest.push(comment.replies.slice(at, at + taken));
+        at += taken;
+      }
       longThreads.push({ parent: comment, rest, group: groups.length });
       current.push({
         ...comment,
@@ -114,9 +168,10 @@ export function paginateComments(
         more: { count: comment.replies.length - preview, href: threadPageHref(key, comment.id, 2, settings) },
       });
     } else current.push(comment);
-    used += weight;
+    usedCount += 1 + preview;
+    usedElements += elements;
   }
-  if (current.length > 0 || groups.length === 0) groups.push(current);
+  groups.push(current);
   const pages = groups.map((group, index) => ({
     number: index + 1,
     href: index === 0 ? postUrl : postPageHref(key, index + 1, settings),

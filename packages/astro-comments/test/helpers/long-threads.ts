@@ -40,6 +40,34 @@ export function oneLongThread(path: string, replies: number) {
   return [{ created_at: stamp(0), content: "The first comment.", name: "Ann", path, children }];
 }
 
+/**
+ * A post of comments with highlighted code, about 60 elements each: 130 threads, the first with
+ * 40 replies. Split by count alone, its first page would hold 100 of them (some 6,800 elements).
+ */
+export function codeThreads(path: string) {
+  const code = (i: number) => ({
+    content: `Snippet ${i}`,
+    html:
+      `<p>Snippet ${i}:</p><pre><code class="language-js">const total = items.reduce((sum, item) => sum + item.price * item.qty, ${i});\n` +
+      "if (total > 100) {\n  console.log(`Free shipping for ${total}`);\n}\n" +
+      "export default function cart(items) { return items.map((item) => item.id); }\n</code></pre>",
+  });
+  return Array.from({ length: 130 }, (_, i) => ({
+    created_at: stamp(100 * i),
+    name: `Coder ${i % 13}`,
+    path,
+    ...code(i),
+    children:
+      i === 0
+        ? Array.from({ length: 40 }, (_, n) => ({
+            created_at: stamp(n + 1),
+            name: `Helper ${n % 7}`,
+            ...code(1_000 + n),
+          }))
+        : [],
+  }));
+}
+
 /** A few comments: a post that fits one page. */
 export function smallPost(path: string) {
   return [

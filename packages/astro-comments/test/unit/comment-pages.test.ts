@@ -1,7 +1,13 @@
 // Which comment lands on which comment page, and the URL every link to it uses (render/comment-pages.ts).
 import { describe, expect, it } from "vitest";
 import type { StoredComment } from "../../src/loader/entry-schema.ts";
-import { commentHrefs, navItems, paginateComments, type PagesSettings } from "../../src/render/comment-pages.ts";
+import {
+  commentElements,
+  commentHrefs,
+  navItems,
+  paginateComments,
+  type PagesSettings,
+} from "../../src/render/comment-pages.ts";
 
 const settings: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false };
 
@@ -69,6 +75,56 @@ describe("commentHrefs", () => {
     expect(hrefs.get("a-r0")).toBe("/posts/x/#a-r0");
     expect(hrefs.get("a-r1")).toBe("/comments/posts/x/thread/a/2#a-r1");
     expect(hrefs.get("c-r7")).toBe("/comments/posts/x/page/2#c-r7");
+  });
+});
+
+// A body of 30 elements: with its frame, a comment of 37 (size 10 gives a page 120 elements of comments).
+const heavy = `<pre>${"<span>x</span>".repeat(29)}</pre>`;
+const weighty = (id: string, replies = 0): StoredComment => {
+  const base = comment(id, replies);
+  return { ...base, html: heavy, replies: base.replies.map((reply) => ({ ...reply, html: heavy })) };
+};
+
+describe("paginateComments by weight", () => {
+  it("counts a comment's frame and every element of its body, not text that looks like a tag", () => {
+    expect(commentElements("<p>Short.</p>")).toBe(8);
+    expect(commentElements('<p>One <a href="https://example.com/">link</a> &lt;b&gt; a < b</p><p>Two</p>')).toBe(10);
+    expect(commentElements(heavy)).toBe(37);
+  });
+
+  it("fills the pages of a split post with as many heavy comments as their elements allow", () => {
+    const comments = Array.from({ length: 12 }, (_, i) => weighty(`c${i}`));
+    const { pages } = paginateComments("/posts/x", "/posts/x/", comments, settings);
+    expect(pages.map((page) => page.comments.length)).toEqual([3, 3, 3, 3]);
+  });
+
+  it("keeps a post of at most `size` comments on one page, however heavy, so its count says it is not split", () => {
+    const comments = Array.from({ length: 10 }, (_, i) => weighty(`c${i}`));
+    const { pages, threads } = paginateComments("/posts/x", "/posts/x/", comments, settings);
+    expect(pages).toHaveLength(1);
+    expect(threads.size).toBe(0);
+  });
+
+  it("gives a thread of few but heavy replies its own pages, each within the budget", () => {
+    const { pages, threads } = paginateComments("/", "/", [weighty("a", 9), comment("b")], settings);
+    expect(ids(pages[0]!)).toEqual(["a", "a-r0", "b"]);
+    expect(pages[0]!.comments[0]!.more).toEqual({ count: 8, href: "/comments/index/thread/a/2/" });
+    expect(
+      threads
+        .get("a")!
+        .slice(1)
+        .map((page) => page.comments[0]!.replies.length),
+    ).toEqual([2, 2, 2, 2]);
+  });
+
+  it("still puts a reply on each page of a thread whose parent alone outweighs a page", () => {
+    const parent = { ...comment("a", 30), html: heavy.repeat(4) };
+    const { threads } = paginateComments("/", "/", [parent], settings);
+    const pages = threads.get("a")!.slice(1);
+    expect(pages.flatMap((page) => page.comments[0]!.replies)).toHaveLength(29);
+    expect(pages.every((page) => page.comments[0]!.replies.length >= 1 && page.comments[0]!.replies.length <= 9)).toBe(
+      true,
+    );
   });
 });
 
