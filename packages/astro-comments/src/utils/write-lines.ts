@@ -11,10 +11,22 @@ export function writePieces(file: string, pieces: Iterable<string | Uint8Array>)
   return pipeline(Readable.from(pieces), createWriteStream(file));
 }
 
+/** Characters of lines gathered before they go to the stream. */
+const RUN = 65_536;
+
 /** Writes `lines`, each followed by a line break, to `file`; rejects with the write's error (ENOSPC, EROFS, EACCES…). */
 export function writeLines(file: string, lines: Iterable<string>): Promise<void> {
-  function* withBreaks() {
-    for (const line of lines) yield `${line}\n`;
+  // In runs of about RUN characters: a stream chunk per line cost about 1 µs each, 0.2 s of the
+  // main thread for a render cache of 200,000 bodies, written while the build renders its pages.
+  function* runs() {
+    let run = "";
+    for (const line of lines) {
+      run += `${line}\n`;
+      if (run.length < RUN) continue;
+      yield run;
+      run = "";
+    }
+    if (run !== "") yield run;
   }
-  return writePieces(file, withBreaks());
+  return writePieces(file, runs());
 }
