@@ -35,7 +35,7 @@ function listMaker({ options, pages }: SiteHandoff): ListMaker | undefined {
   if (pages === undefined) return undefined;
   const { order, dateFormat, heading, emptyText, messages } = options;
   const settings: ListSettings = { order, dateFormat, heading, emptyText, messages, pages };
-  return { key: listKey(settings), html: (key, data) => siteListHtml(key, data.comments, settings) };
+  return { key: listKey(settings), html: (_key, data) => siteListHtml(data.comments, settings) };
 }
 
 /** A test's stand-ins: the client's clock and randomness, and the renderer the render cache calls. */

@@ -112,6 +112,11 @@ function sum(weights: readonly number[], from: number, to: number): number {
   return total;
 }
 
+/** A post's comments, replies included. */
+export function totalComments(comments: readonly StoredComment[]): number {
+  return comments.reduce((total, comment) => total + 1 + comment.replies.length, 0);
+}
+
 /**
  * Splits a post's comments (top-level in the order shown, replies oldest first) into pages that
  * hold whole threads: at most `size` comments, and at most `size` times ELEMENTS_PER_COMMENT
@@ -126,8 +131,8 @@ export function paginateComments(
   settings: PagesSettings,
 ): PostPagination {
   const { size } = settings;
-  const count = comments.reduce((total, comment) => total + 1 + comment.replies.length, 0);
-  if (count <= size) return { pages: [{ number: 1, href: postUrl, comments: [...comments] }], threads: new Map() };
+  if (totalComments(comments) <= size)
+    return { pages: [{ number: 1, href: postUrl, comments: [...comments] }], threads: new Map() };
   const maxElements = size * ELEMENTS_PER_COMMENT;
   const previewCount = Math.max(1, Math.floor(size / PREVIEW_SHARE));
   const groups: ShownComment[][] = [];

@@ -8,7 +8,7 @@ import type { ResolvedOptions } from "../integration/options.ts";
 import type { StoredComment } from "../loader/entry-schema.ts";
 import { withMissingIds } from "./comment-id.ts";
 import { commentItemsHtml, LIST_VERSION, VIEW_MESSAGES } from "./comment-markup.ts";
-import { isPaginated, paginateComments, postHref, type PagesSettings } from "./comment-pages.ts";
+import { totalComments, type PagesSettings } from "./comment-pages.ts";
 import { commentView } from "./comment-view.ts";
 
 /** The most comments a made list holds when comment pages are off: about 1 MB of markup. */
@@ -62,18 +62,16 @@ export function listKey(settings: ListSettings): string {
 }
 
 /**
- * The `<li>` items <Comments> shows for the post `key` on a page in the site's language, from its
+ * The `<li>` items <Comments> shows for a post on a page in the site's language, from its
  * comments as stored; undefined for a post split over comment pages (its first page has a
  * navigation to render beside it).
  */
-export function siteListHtml(key: string, comments: StoredComment[], settings: ListSettings): string | undefined {
+export function siteListHtml(comments: StoredComment[], settings: ListSettings): string | undefined {
   const { pages } = settings;
-  const count = comments.reduce((sum, comment) => sum + 1 + comment.replies.length, 0);
-  // Beyond the budget a post is always split (asked without splitting 200,000 replies to learn it).
-  // Without comment pages, a huge post's list would be one string of its whole size, in memory
-  // twice while it is written: such a post renders its list in pieces on its page instead.
-  if (count > (pages === false ? MADE_LIST_LIMIT : pages.size)) return undefined;
-  const shown = shownOrder(comments, settings.order);
-  if (pages !== false && isPaginated(paginateComments(key, postHref(key, pages), shown, pages))) return undefined;
-  return commentItemsHtml(shown, commentView(siteLocale(settings), settings.dateFormat));
+  // A post is split exactly when it has more comments than a page's size (comment-pages.ts), so
+  // its count says so without splitting 200,000 replies to learn it. Without comment pages, a huge
+  // post's list would be one string of its whole size, in memory twice while it is written: such
+  // a post renders its list in pieces on its page instead.
+  if (totalComments(comments) > (pages === false ? MADE_LIST_LIMIT : pages.size)) return undefined;
+  return commentItemsHtml(shownOrder(comments, settings.order), commentView(siteLocale(settings), settings.dateFormat));
 }

@@ -37,9 +37,9 @@ describe("a post's made list", () => {
     const comments = [comment(1, 2), comment(2)];
     const oldest = settings();
     const view = commentView(siteLocale(oldest), oldest.dateFormat);
-    expect(siteListHtml("/posts/a", comments, oldest)).toBe(commentItemsHtml(comments, view));
+    expect(siteListHtml(comments, oldest)).toBe(commentItemsHtml(comments, view));
     const newest = settings({ order: "newest-first", dateFormat: { locale: "de-DE", dateStyle: "full" } });
-    const html = siteListHtml("/posts/a", comments, newest)!;
+    const html = siteListHtml(comments, newest)!;
     expect(html.indexOf('id="comment-2"')).toBeLessThan(html.indexOf('id="comment-1"'));
     expect(html).toContain(
       new Intl.DateTimeFormat("de-DE", { dateStyle: "full", timeZone: "UTC" }).format(new Date("2026-01-02T10:20:30Z")),
@@ -49,13 +49,13 @@ describe("a post's made list", () => {
 
   it("is not made for a post split over comment pages, however its comments are spread, nor for a huge one", () => {
     const ten = Array.from({ length: 10 }, (_, n) => comment(n));
-    expect(siteListHtml("/posts/a", ten, settings())).toBeDefined();
-    expect(siteListHtml("/posts/a", [...ten, comment(11)], settings())).toBeUndefined();
-    expect(siteListHtml("/posts/a", [comment(1, 10)], settings())).toBeUndefined();
-    expect(siteListHtml("/posts/a", [comment(1, 50)], settings({}, false))).toContain('id="comment-1-49"');
+    expect(siteListHtml(ten, settings())).toBeDefined();
+    expect(siteListHtml([...ten, comment(11)], settings())).toBeUndefined();
+    expect(siteListHtml([comment(1, 10)], settings())).toBeUndefined();
+    expect(siteListHtml([comment(1, 50)], settings({}, false))).toContain('id="comment-1-49"');
     // Without comment pages, a huge post renders its list in pieces on its page: none is made whole.
-    expect(siteListHtml("/posts/a", [comment(1, 999)], settings({}, false))).toBeDefined();
-    expect(siteListHtml("/posts/a", [comment(1, 1_000)], settings({}, false))).toBeUndefined();
+    expect(siteListHtml([comment(1, 999)], settings({}, false))).toBeDefined();
+    expect(siteListHtml([comment(1, 1_000)], settings({}, false))).toBeUndefined();
   });
 
   it("is made under a key that changes with every setting that shapes it, and only with those", () => {
