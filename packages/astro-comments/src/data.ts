@@ -90,7 +90,23 @@ function loadShard(entry: Entry): Promise<Shard> {
   return loading;
 }
 
-async function pageComments(entry: Entry): Promise<PageComments> {
+// A split post's comments, read once per build. Its comment pages' route keeps them in its
+// getStaticPaths props for the whole of page generation, so the post page, its JSON-LD and that
+// route share one copy and one split: read again, a thread of 200,000 replies was parsed a second
+// time beside the first (50 MB at the build's peak). Other posts' comments are read per page and let go.
+const splitPosts = new WeakMap<Entry, Promise<PageComments>>();
+
+function pageComments(entry: Entry): Promise<PageComments> {
+  if (config.pages === false || entry.data.count <= config.pages.size) return readPageComments(entry);
+  let reading = splitPosts.get(entry);
+  if (reading === undefined) {
+    reading = readPageComments(entry);
+    splitPosts.set(entry, reading);
+  }
+  return reading;
+}
+
+async function readPageComments(entry: Entry): Promise<PageComments> {
   const shard = await loadShard(entry);
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
   if (!Array.isArray(data?.comments)) {
