@@ -1,5 +1,5 @@
 // Real `astro build`s of a copy of the example site with the opt-in extras: the orphan report,
-// URL aliases (option and Astro redirects), the Atom feed and the counts JSON.
+// URL aliases (option and Astro redirects), the Atom feed, the counts JSON and moved links.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
@@ -25,7 +25,11 @@ export default defineConfig({
 const extras = {
   aliases: { "https://example.com/posts/old-code/": "/posts/code-in-comments" },
   feeds: { atom: "/comments.xml", pageAtom: "/comments/[...page].xml", counts: "/comments/counts.json", limit: 50 },
+  pages: { movedLinks: true },
 };
+
+/** Comments on a post that was moved away: more than a page holds, on a path no page builds. */
+const MOVED_AWAY = 250;
 
 let mock: MockServer;
 let site: SiteCopy;
@@ -47,6 +51,14 @@ beforeAll(async () => {
   add("/posts/old-code", "Cy", "Left on an aliased URL", "2026-02-03T10:00:00.000000Z");
   add("/posts/helo-world", "Dee", "A typo in the path", "2026-02-04T10:00:00.000000Z");
   add("/posts/helo-world/", "Eve", "Same typo", "2026-02-05T10:00:00.000000Z");
+  for (let i = 0; i < MOVED_AWAY; i++) {
+    add(
+      "/posts/moved-away",
+      `Reader ${i}`,
+      `Comment ${i}`,
+      new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString().replace("Z", "000Z"),
+    );
+  }
   add("/posts/hostile-input", HOSTILE, `<script>alert("body")</script> & ]]>`, "2026-02-06T10:00:00.000000Z");
   site = copySite("extras");
   writeFileSync(join(site.dir, "astro.config.mjs"), config);
@@ -70,8 +82,9 @@ describe("orphan report", () => {
     expect(build.code, build.log).toBe(0);
     const warnings = build.log.split("\n").filter((line) => line.includes("[WARN]"));
     expect(warnings, build.log).toHaveLength(1);
-    expect(warnings[0]).toContain("[astro-comments] 2 comments on 1 path that no built page shows");
+    expect(warnings[0]).toContain("[astro-comments] 252 comments on 2 paths that no built page shows");
     expect(build.log).toContain("  /posts/helo-world (2 comments): nearest built page /posts/hello-world");
+    expect(build.log).toContain("  /posts/moved-away (250 comments)");
     // Aliased and redirected URLs are not orphans: their comments moved to a page.
     expect(build.log).not.toMatch(/^\s+\/(old-hello|posts\/old-code) \(/m);
   });
@@ -81,11 +94,21 @@ describe("orphan report", () => {
     async () => {
       const failed = await astroBuild(env({ ...extras, orphans: "fail" }), undefined, site.dir);
       expect(failed.code).not.toBe(0);
-      expect(failed.log).toContain("astro-comments: 2 comments on 1 path that no built page shows");
+      expect(failed.log).toContain("astro-comments: 252 comments on 2 paths that no built page shows");
       expect(failed.log).toContain("/posts/helo-world (2 comments): nearest built page /posts/hello-world");
     },
     BUILD_TIMEOUT_MS,
   );
+});
+
+describe("comment pages of an orphan path", () => {
+  it("are removed with their moved-links file: they would link back to a post that does not exist", () => {
+    expect(build.log).toContain("removed 2 comment pages of paths no built page shows");
+    expect(existsSync(join(build.out, "comments/posts/moved-away"))).toBe(false);
+    expect(existsSync(join(build.out, "comments/posts/moved-away.json"))).toBe(false);
+    // The route's folder stays: it holds the page feeds.
+    expect(existsSync(join(build.out, "comments/posts/hello-world.xml"))).toBe(true);
+  });
 });
 
 describe("aliases in a real build", () => {
@@ -150,6 +173,7 @@ describe("feeds", () => {
       "/posts/hello-world": 2,
       "/posts/helo-world": 2,
       "/posts/hostile-input": 1,
+      "/posts/moved-away": MOVED_AWAY,
     });
   });
 

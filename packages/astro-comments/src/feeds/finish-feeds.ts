@@ -33,19 +33,23 @@ async function* withNewlines(lines: AsyncIterable<string>): AsyncGenerator<strin
   for await (const line of lines) yield `${line}\n`;
 }
 
-/** Rewrites the site feed and removes the page feeds of `unshown` page keys. */
+/**
+ * Rewrites the site feed and removes the page feeds of `unshown` page keys. An entry belongs to the
+ * post `postOf` names for the page its link goes to: a comment on a split post links to a comment page.
+ */
 export async function finishFeeds(
   feeds: ResolvedOptions["feeds"],
   base: string,
   unshown: ReadonlySet<string>,
   output: BuildOutput,
+  postOf: (pageKey: string) => string,
 ): Promise<void> {
   const written = (pattern: string | undefined) =>
     new Set((pattern === undefined ? [] : (output.assets.get(pattern) ?? [])).map((url) => fileURLToPath(url)));
   for (const path of written(feeds.atom)) {
     const trimmed = `${path}.tmp`;
     await pipeline(
-      Readable.from(withNewlines(shownEntriesOnly(fileLines(path), (key) => !unshown.has(key), feeds.limit))),
+      Readable.from(withNewlines(shownEntriesOnly(fileLines(path), (key) => !unshown.has(postOf(key)), feeds.limit))),
       createWriteStream(trimmed),
     );
     await rename(trimmed, path);

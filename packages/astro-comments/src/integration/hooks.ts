@@ -16,6 +16,8 @@ import type { PagesSettings } from "../render/comment-pages.ts";
 import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orphans.ts";
 import { feedSettings } from "../feeds/feed-settings.ts";
 import { finishFeeds } from "../feeds/finish-feeds.ts";
+import { postOfPage, removeUnshownCommentPages } from "./unshown-comment-pages.ts";
+import { plural } from "../utils/counting.ts";
 import { registerSite, type SiteHandoff } from "../site-registry.ts";
 // Imported here, not lazily: Astro loads an astro.config.ts through a Vite server it closes
 // before the first sync, so a dynamic import would have nothing left to load it with.
@@ -198,10 +200,11 @@ export default function comments(options: CommentsOptions = {}): AstroIntegratio
           pages.map((page) => page.pathname),
           base,
         );
-        await finishFeeds(site.options.feeds, base, new Set(unshownKeys(stored.keys(), built, onDemandRoutes, base)), {
-          dir,
-          assets,
-        });
+        const unshown = new Set(unshownKeys(stored.keys(), built, onDemandRoutes, base));
+        const commentPages = site.pages ?? false;
+        await finishFeeds(site.options.feeds, base, unshown, { dir, assets }, (key) => postOfPage(key, commentPages));
+        const removed = await removeUnshownCommentPages(commentPages, unshown, { dir, assets });
+        if (removed > 0) logger.info(`removed ${plural(removed, "comment page")} of paths no built page shows`);
         reportOrphans(site, stored, built, base, onDemandRoutes, logger);
       },
     },

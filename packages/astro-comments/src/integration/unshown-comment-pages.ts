@@ -1,0 +1,69 @@
+// Comment pages of a path no built page shows (an orphan: a moved post, a typo in the path). The
+// comment route lists its pages before Astro has built the site's own, so it cannot tell; here, in
+// astro:build:done, they are removed with their moved-links file, and the feeds leave out the
+// entries that link to them, as they leave out an orphan's. Kept, each would link back to a post
+// that does not exist. The orphan report still names the path.
+import { rm, rmdir } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { postParam, type PagesSettings } from "../render/comment-pages.ts";
+import { pathKey } from "../render/path-key.ts";
+import type { BuildOutput } from "../feeds/finish-feeds.ts";
+
+// What follows a post's parameter in a comment page's path: page 2 of the post, or page 2 of a thread.
+const PAGE = /^(.+)\/(?:page\/\d+|thread\/[^/]+\/\d+)$/;
+
+/**
+ * The route parameter of the post a comment page belongs to ("posts/x"), from the page's path below
+ * the base ("/comments/posts/x/page/2/", or its file "comments/posts/x/page/2/index.html");
+ * undefined for any other path.
+ */
+export function commentPageParam(local: string, route: string): string | undefined {
+  const key = pathKey(local);
+  const prefix = `${pathKey(route)}/`;
+  return key.startsWith(prefix) ? PAGE.exec(key.slice(prefix.length))?.[1] : undefined;
+}
+
+/** The key of the post whose comment page `key` (a page key, base included) is; `key` itself for any other page. */
+export function postOfPage(key: string, pages: PagesSettings | false): string {
+  if (pages === false) return key;
+  const param = commentPageParam(postParam(key, pages.base), pages.route);
+  return param === undefined ? key : pathKey(`${pages.base}/${param === "index" ? "" : param}`);
+}
+
+/**
+ * Removes the comment pages and moved-links files the comment routes wrote for `unshown` page
+ * keys, and the folders that leaves empty. Returns how many pages it removed.
+ */
+export async function removeUnshownCommentPages(
+  pages: PagesSettings | false,
+  unshown: ReadonlySet<string>,
+  output: BuildOutput,
+): Promise<number> {
+  if (pages === false || unshown.size === 0) return 0;
+  const params = new Set([...unshown].map((key) => postParam(key, pages.base)));
+  const root = fileURLToPath(output.dir);
+  const below = (url: URL) => relative(root, fileURLToPath(url)).split(sep).join("/");
+  const doomed = (output.assets.get(`${pages.route}/[...page]`) ?? []).filter((url) => {
+    const param = commentPageParam(below(url), pages.route);
+    return param !== undefined && params.has(param);
+  });
+  const removed = doomed.length;
+  const movedLinks = `${pathKey(pages.route).slice(1)}/`;
+  for (const url of output.assets.get(`${pages.route}/[...page].json`) ?? []) {
+    const file = below(url);
+    if (file.startsWith(movedLinks) && params.has(file.slice(movedLinks.length, -".json".length))) doomed.push(url);
+  }
+  await Promise.all(doomed.map((url) => rm(url, { force: true })));
+  // Deepest first, up to the route's own folder: rmdir refuses a folder that still holds something,
+  // such as another post's pages.
+  const top = join(root, pathKey(pages.route));
+  const folders = new Set<string>();
+  for (const url of doomed) {
+    for (let folder = dirname(fileURLToPath(url)); folder.startsWith(`${top}${sep}`); folder = dirname(folder)) {
+      folders.add(folder);
+    }
+  }
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) await rmdir(folder).catch(() => undefined);
+  return removed;
+}
