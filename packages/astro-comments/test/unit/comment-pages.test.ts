@@ -8,23 +8,9 @@ import {
   paginateComments,
   type PagesSettings,
 } from "../../src/render/comment-pages.ts";
+import { storedComment as comment } from "../helpers/stored-comments.ts";
 
 const settings: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false };
-
-const comment = (id: string, replies = 0): StoredComment => ({
-  id,
-  author: id,
-  createdAt: "2026-01-01T00:00:00.000000Z",
-  html: `<p>${id}</p>`,
-  path: "/posts/x",
-  replies: Array.from({ length: replies }, (_, i) => ({
-    id: `${id}-r${i}`,
-    author: "r",
-    createdAt: "2026-01-01T00:00:01.000000Z",
-    html: "<p>r</p>",
-    path: "/posts/x",
-  })),
-});
 
 const ids = (page: { comments: StoredComment[] }) =>
   page.comments.flatMap((c) => [c.id, ...c.replies.map((reply) => reply.id)]);

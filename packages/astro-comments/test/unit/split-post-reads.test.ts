@@ -2,24 +2,10 @@
 // page and its JSON-LD share them. Each read of a build's data file parses the post's whole
 // thread, so a second one held a second copy of 200,000 replies at the build's peak.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { PageCommentsData, StoredComment } from "../../src/loader/entry-schema.ts";
+import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
+import { storedComment as comment } from "../helpers/stored-comments.ts";
 
 const store = vi.hoisted(() => ({ reads: new Map<string, number>() }));
-
-const comment = (id: string, replies: number): StoredComment => ({
-  id,
-  author: id,
-  createdAt: "2026-01-01T00:00:00.000000Z",
-  html: `<p>${id}</p>`,
-  path: "/posts/x",
-  replies: Array.from({ length: replies }, (_, i) => ({
-    id: `${id}-r${i}`,
-    author: "r",
-    createdAt: "2026-01-01T00:00:01.000000Z",
-    html: "<p>r</p>",
-    path: "/posts/x",
-  })),
-});
 
 const pages: Record<string, PageCommentsData> = {
   "/posts/busy": { path: "/posts/busy", count: 31, comments: [comment("a", 20), comment("b", 9)] },
