@@ -90,7 +90,7 @@ function loadShard(entry: Entry): Promise<Shard> {
   return loading;
 }
 
-// A split post's comments, read once per build. Its comment pages' route keeps them in its
+// The comments of a post split by its count, read once per build. Its comment pages' route keeps them in its
 // getStaticPaths props for the whole of page generation, so the post page, its JSON-LD and that
 // route share one copy and one split: read again, a thread of 200,000 replies was parsed a second
 // time beside the first (50 MB at the build's peak). Other posts' comments are read per page and let go.
@@ -149,9 +149,18 @@ export async function getMadeCommentList(
   if (!listFits(page, siteLocale)) return undefined;
   const entry = (await entries()).get(pathKey(path));
   if (entry === undefined) return undefined;
-  const lists = (await loadShard(entry))[LISTS_FIELD];
-  const html = lists?.key === siteListKey && Object.hasOwn(lists.html, entry.id) ? lists.html[entry.id] : undefined;
+  const html = (await madeList(entry))?.html[entry.id];
   return html === undefined ? undefined : { count: entry.data.count, html };
+}
+
+/**
+ * The made lists of the entry's shard when the loader made one for its post under the site's
+ * settings: it makes one for every post that fits one page (render/site-list.ts). Its HTML is read
+ * only when asked for.
+ */
+async function madeList(entry: Entry): Promise<ShardLists | undefined> {
+  const lists = (await loadShard(entry))[LISTS_FIELD];
+  return lists?.key === siteListKey && Object.hasOwn(lists.html, entry.id) ? lists : undefined;
 }
 
 /** Approved comments on a page, replies included. Loads no comment. */
@@ -322,7 +331,9 @@ async function* paginatedPosts(): AsyncGenerator<{
   const settings = config.pages;
   if (settings === false) return;
   for (const [key, entry] of await entries()) {
-    if (entry.data.count <= settings.size) continue;
+    // Few comments can still be too heavy for one page; the made list says which are not, without
+    // reading them. A post without one is read and weighed.
+    if (entry.data.count <= settings.size && (await madeList(entry)) !== undefined) continue;
     const { count, comments, digest } = await pageComments(entry);
     const pagination = commentPagination(key, comments);
     if (pagination !== null) yield { key, count, pagination, digest };

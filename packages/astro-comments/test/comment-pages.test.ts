@@ -28,6 +28,7 @@ const MANY = "/posts/hello-world";
 const LONG = "/posts/long-thread";
 const SMALL = "/posts/quiet-post";
 const CODE = "/posts/code-in-comments";
+const FEW_CODE = "/posts/around-the-world";
 
 let mock: MockServer;
 let site: SiteCopy;
@@ -40,7 +41,13 @@ beforeAll(async () => {
       format: "comments-mock-data",
       version: 1,
       domain: "example.com",
-      comments: [...manyThreads(MANY), ...oneLongThread(LONG, 3_000), ...smallPost(SMALL), ...codeThreads(CODE)],
+      comments: [
+        ...manyThreads(MANY),
+        ...oneLongThread(LONG, 3_000),
+        ...smallPost(SMALL),
+        ...codeThreads(CODE),
+        ...codeThreads(FEW_CODE, 30, 0),
+      ],
     },
   });
   site = copySite("comment-pages");
@@ -81,6 +88,18 @@ function expectLightPages(pages: readonly WalkedPage[]) {
   }
 }
 
+/** A reader's walk from a split post: light pages, each of its `total` comments exactly once, every permalink resolving. */
+function walkSplitPost(post: string, total: number): WalkedPage[] {
+  const pages = walk(out, `${post}/`);
+  const ids = pages.flatMap((page) => page.comments);
+  expect(ids).toHaveLength(total);
+  expect(new Set(ids).size).toBe(total);
+  expect(pages.length).toBeGreaterThan(1);
+  expectLightPages(pages);
+  expect(brokenPermalinks(pages)).toEqual([]);
+  return pages;
+}
+
 describe("comment pages in a build with the default setup", () => {
   it("builds", () => {
     expect(build.code, build.log).toBe(0);
@@ -88,13 +107,7 @@ describe("comment pages in a build with the default setup", () => {
   });
 
   it("splits the post with 1,000 comments into light pages that hold each comment exactly once", () => {
-    const pages = walk(out, `${MANY}/`);
-    const ids = pages.flatMap((page) => page.comments);
-    expect(ids).toHaveLength(1_000);
-    expect(new Set(ids).size).toBe(1_000);
-    expect(pages.length).toBeGreaterThan(1);
-    expectLightPages(pages);
-    expect(brokenPermalinks(pages)).toEqual([]);
+    const pages = walkSplitPost(MANY, 1_000);
     // The post shows the oldest comments first (order: "oldest-first") and the total.
     expect(pages[0]!.html).toContain("Comment 0 on the busy post.");
     expect(pages[0]!.html).toMatch(/data-comments-total>\(1,000\)</);
@@ -123,6 +136,10 @@ describe("comment pages in a build with the default setup", () => {
     expect(new Set(others).size).toBe(169);
     expectLightPages(pages);
     expect(brokenPermalinks(pages)).toEqual([]);
+  });
+
+  it("splits a post of few comments too, when their code weighs more than a page", () => {
+    walkSplitPost(FEW_CODE, 30);
   });
 
   it("gives each comment page a title, a language, its own canonical URL and a way back to the post", () => {

@@ -266,11 +266,12 @@ export const optionsSchema = z
      */
     aliases: z.record(z.string(), z.string()).default({}),
     /**
-     * Comment pages: a post with more than `size` comments (replies included) shows its first
-     * page and links to the rest, which the build writes at `<route>/<post path>/page/2/`; a thread
-     * bigger than `size` shows its first replies and links to its own pages at
-     * `<route>/<post path>/thread/<comment id>/2/` (docs/long-threads.md). `false`: every comment on
-     * the post, as before. Default `{ size: 100, route: "/comments", movedLinks: false }`.
+     * Comment pages: a post with more comments than a page holds (`size`, replies included, and
+     * `size` × 12 elements of them) shows its first page and links to the rest, which the build
+     * writes at `<route>/<post path>/page/2/`; a thread bigger than a page shows its first replies
+     * and links to its own pages at `<route>/<post path>/thread/<comment id>/2/`
+     * (docs/long-threads.md). `false`: every comment on the post, as before. Default
+     * `{ size: 100, route: "/comments", movedLinks: false }`.
      * @example { size: 50 }
      */
     pages: z
@@ -279,9 +280,9 @@ export const optionsSchema = z
         z
           .object({
             /**
-             * Comments per page, replies included (10–1000, default 100). A post with more is split;
-             * its pages then also hold at most `size` × 12 elements of comments, so comments with
-             * code fill a page sooner.
+             * Comments per page, replies included (10–1000, default 100). A page also holds at most
+             * `size` × 12 elements of comments, so comments with code fill a page sooner: a post
+             * with more comments, or heavier ones, is split.
              * @example 50
              */
             size: wholeNumber(10, 1000).default(100),

@@ -118,11 +118,31 @@ export function totalComments(comments: readonly StoredComment[]): number {
 }
 
 /**
+ * Names the rule of fitsOnePage, for the made lists' key: a list says its post fits one page
+ * (data.ts), so lists made under an older rule are never trusted. Bump when the rule changes.
+ */
+export const ONE_PAGE_RULE = "count and weight";
+
+/**
+ * Whether a post shows all its comments itself: at most `size` of them, weighing at most a page's
+ * elements. Weighed only when few enough: a thread of 200,000 replies is split by its count.
+ */
+export function fitsOnePage(comments: readonly StoredComment[], size: number): boolean {
+  if (totalComments(comments) > size) return false;
+  let elements = 0;
+  for (const comment of comments) {
+    elements += commentElements(comment.html);
+    for (const reply of comment.replies) elements += commentElements(reply.html);
+  }
+  return elements <= size * ELEMENTS_PER_COMMENT;
+}
+
+/**
  * Splits a post's comments (top-level in the order shown, replies oldest first) into pages that
  * hold whole threads: at most `size` comments, and at most `size` times ELEMENTS_PER_COMMENT
  * elements of them. A thread bigger than a page shows its first replies where it starts and links
- * to its own pages, which repeat the parent at their head. A post of at most `size` comments is
- * one page, unchanged, whatever its comments weigh: so its count alone says it is not split.
+ * to its own pages, which repeat the parent at their head. A post that fits one page
+ * (fitsOnePage) is that page, unchanged.
  */
 export function paginateComments(
   key: string,
@@ -131,7 +151,7 @@ export function paginateComments(
   settings: PagesSettings,
 ): PostPagination {
   const { size } = settings;
-  if (totalComments(comments) <= size)
+  if (fitsOnePage(comments, size))
     return { pages: [{ number: 1, href: postUrl, comments: [...comments] }], threads: new Map() };
   const maxElements = size * ELEMENTS_PER_COMMENT;
   const previewCount = Math.max(1, Math.floor(size / PREVIEW_SHARE));

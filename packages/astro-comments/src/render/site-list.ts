@@ -8,7 +8,7 @@ import type { ResolvedOptions } from "../integration/options.ts";
 import type { StoredComment } from "../loader/entry-schema.ts";
 import { withMissingIds } from "./comment-id.ts";
 import { commentItemsHtml, LIST_VERSION, VIEW_MESSAGES } from "./comment-markup.ts";
-import { totalComments, type PagesSettings } from "./comment-pages.ts";
+import { fitsOnePage, ONE_PAGE_RULE, totalComments, type PagesSettings } from "./comment-pages.ts";
 import { commentView } from "./comment-view.ts";
 
 /** The most comments a made list holds when comment pages are off: about 1 MB of markup. */
@@ -58,7 +58,8 @@ export function listFits(page: PageLocale, site: PageLocale): boolean {
 export function listKey(settings: ListSettings): string {
   const { dateLocale, messages } = siteLocale(settings);
   const texts = VIEW_MESSAGES.map((name) => messages[name]);
-  return JSON.stringify([LIST_VERSION, settings.order, settings.dateFormat, dateLocale, texts, settings.pages]);
+  const pages = settings.pages === false ? false : { ...settings.pages, rule: ONE_PAGE_RULE };
+  return JSON.stringify([LIST_VERSION, settings.order, settings.dateFormat, dateLocale, texts, pages]);
 }
 
 /**
@@ -68,10 +69,11 @@ export function listKey(settings: ListSettings): string {
  */
 export function siteListHtml(comments: StoredComment[], settings: ListSettings): string | undefined {
   const { pages } = settings;
-  // A post is split exactly when it has more comments than a page's size (comment-pages.ts), so
-  // its count says so without splitting 200,000 replies to learn it. Without comment pages, a huge
-  // post's list would be one string of its whole size, in memory twice while it is written: such
-  // a post renders its list in pieces on its page instead.
-  if (totalComments(comments) > (pages === false ? MADE_LIST_LIMIT : pages.size)) return undefined;
+  // A post is split exactly when it does not fit one page (comment-pages.ts), and the data API
+  // reads that off the made lists: a post without one is split (data.ts). Without comment pages, a
+  // huge post's list would be one string of its whole size, in memory twice while it is written:
+  // such a post renders its list in pieces on its page instead.
+  if (pages === false ? totalComments(comments) > MADE_LIST_LIMIT : !fitsOnePage(comments, pages.size))
+    return undefined;
   return commentItemsHtml(shownOrder(comments, settings.order), commentView(siteLocale(settings), settings.dateFormat));
 }

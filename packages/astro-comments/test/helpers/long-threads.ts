@@ -43,8 +43,9 @@ export function oneLongThread(path: string, replies: number) {
 /**
  * A post of comments with highlighted code, about 60 elements each: 130 threads, the first with
  * 40 replies. Split by count alone, its first page would hold 100 of them (some 6,800 elements).
+ * With `threads` and `replies`, another post of such comments.
  */
-export function codeThreads(path: string) {
+export function codeThreads(path: string, threads = 130, replies = 40) {
   const code = (i: number) => ({
     content: `Snippet ${i}`,
     html:
@@ -52,14 +53,14 @@ export function codeThreads(path: string) {
       "if (total > 100) {\n  console.log(`Free shipping for ${total}`);\n}\n" +
       "export default function cart(items) { return items.map((item) => item.id); }\n</code></pre>",
   });
-  return Array.from({ length: 130 }, (_, i) => ({
+  return Array.from({ length: threads }, (_, i) => ({
     created_at: stamp(100 * i),
     name: `Coder ${i % 13}`,
     path,
     ...code(i),
     children:
       i === 0
-        ? Array.from({ length: 40 }, (_, n) => ({
+        ? Array.from({ length: replies }, (_, n) => ({
             created_at: stamp(n + 1),
             name: `Helper ${n % 7}`,
             ...code(1_000 + n),

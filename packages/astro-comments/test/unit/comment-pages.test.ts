@@ -4,6 +4,7 @@ import type { StoredComment } from "../../src/loader/entry-schema.ts";
 import {
   commentElements,
   commentHrefs,
+  fitsOnePage,
   navItems,
   paginateComments,
   type PagesSettings,
@@ -84,11 +85,21 @@ describe("paginateComments by weight", () => {
     expect(pages.map((page) => page.comments.length)).toEqual([3, 3, 3, 3]);
   });
 
-  it("keeps a post of at most `size` comments on one page, however heavy, so its count says it is not split", () => {
+  it("splits a post of at most `size` comments when they weigh more than a page", () => {
     const comments = Array.from({ length: 10 }, (_, i) => weighty(`c${i}`));
+    expect(fitsOnePage(comments, settings.size)).toBe(false);
     const { pages, threads } = paginateComments("/posts/x", "/posts/x/", comments, settings);
-    expect(pages).toHaveLength(1);
+    expect(pages.map((page) => page.comments.length)).toEqual([3, 3, 3, 1]);
     expect(threads.size).toBe(0);
+  });
+
+  it("keeps a post on one page while its comments fit: at most `size`, weighing at most a page", () => {
+    // 3 heavy (111 elements) and 1 short (8): 119 of the 120 a page of size 10 holds.
+    const comments = [weighty("a"), weighty("b"), weighty("c"), comment("d")];
+    expect(fitsOnePage(comments, settings.size)).toBe(true);
+    expect(paginateComments("/posts/x", "/posts/x/", comments, settings).pages).toHaveLength(1);
+    expect(fitsOnePage([...comments, comment("e")], settings.size)).toBe(false);
+    expect(fitsOnePage([comment("a", 9), comment("b")], settings.size)).toBe(false);
   });
 
   it("gives a thread of few but heavy replies its own pages, each within the budget", () => {

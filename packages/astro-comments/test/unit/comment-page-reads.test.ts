@@ -1,6 +1,8 @@
-// A split post's comments are read once per build (data.ts): its comment pages' route, its post
-// page and its JSON-LD share them. Each read of a build's data file parses the post's whole
-// thread, so a second one held a second copy of 200,000 replies at the build's peak.
+// Which posts' comments the comment pages read, and how often (data.ts). A post split by its count
+// is read once per build: its comment pages' route, its post page and its JSON-LD share them (each read of
+// a build's data file parses the post's whole thread, so a second one held a second copy of
+// 200,000 replies at the build's peak). A post the loader made a list for fits one page and is not
+// read at all; a post of few comments without one is read and weighed.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
 import { storedComment as comment } from "../helpers/stored-comments.ts";
@@ -10,6 +12,12 @@ const store = vi.hoisted(() => ({ reads: new Map<string, number>() }));
 const pages: Record<string, PageCommentsData> = {
   "/posts/busy": { path: "/posts/busy", count: 31, comments: [comment("a", 20), comment("b", 9)] },
   "/posts/quiet": { path: "/posts/quiet", count: 2, comments: [comment("c", 1)] },
+  // 4 comments of 37 elements each: more than the 120 a page of size 10 holds.
+  "/posts/heavy": {
+    path: "/posts/heavy",
+    count: 4,
+    comments: ["d", "e", "f", "g"].map((id) => ({ ...comment(id), html: `<pre>${"<span>x</span>".repeat(29)}</pre>` })),
+  },
 };
 
 vi.mock("astro:content", () => ({
@@ -21,9 +29,18 @@ vi.mock("astro:content", () => ({
       filePath: "shard-0",
       data: { path: data.path, count: data.count },
     })),
-  // Like a build's external module: every read of a page parses its comments afresh.
+  // Like a build's external module: every read of a page parses its comments afresh, and the
+  // loader made the list of each post that fits one page.
   render: async () => {
+    const { default: config } = await import("virtual:astro-comments/config");
+    const { LISTS_FIELD, listKey, siteListHtml } = await import("../../src/render/site-list.ts");
     const frontmatter = {};
+    const html = {};
+    for (const [key, data] of Object.entries(pages)) {
+      const list = siteListHtml(data.comments, config);
+      if (list !== undefined) Object.defineProperty(html, key, { enumerable: true, get: () => list });
+    }
+    Object.defineProperty(frontmatter, LISTS_FIELD, { value: { key: listKey(config), html } });
     for (const [key, data] of Object.entries(pages)) {
       Object.defineProperty(frontmatter, key, {
         enumerable: true,
@@ -65,6 +82,18 @@ describe("a split post's comments", () => {
     expect(store.reads.get("/posts/busy")).toBe(1);
     expect(forJsonLd.comments).toBe(onPost.comments);
     expect(data.commentPagination("/posts/busy", onPost.comments)).toBe(routes[0]!.props.pagination);
+  });
+
+  it("of a post of few but heavy comments get comment pages; a post with a made list is not read", async () => {
+    const routes = await data.commentPageRoutes();
+    // 3 of them fill a page.
+    expect(routes.map((route) => route.params.page).filter((page) => page.startsWith("posts/heavy/"))).toEqual([
+      "posts/heavy/page/2",
+    ]);
+    expect(store.reads.get("/posts/heavy")).toBe(1);
+    expect(store.reads.has("/posts/quiet")).toBe(false);
+    expect(await data.getMadeCommentList("/posts/quiet", data.commentLocale())).toBeDefined();
+    expect(await data.getMadeCommentList("/posts/heavy", data.commentLocale())).toBeUndefined();
   });
 
   it("of a post on one page are read each time a page asks, and kept by none", async () => {
