@@ -74,12 +74,13 @@ function entries(): Promise<Map<string, Entry>> {
 type Shard = Record<string, PageCommentsData | undefined> & { [LISTS_FIELD]?: ShardLists };
 
 // A shard's module, loaded once per build for all its pages (render() costs more than a lookup).
-// In dev, entries move to new modules on refresh: nothing is kept.
+// In dev, entries move to new modules on refresh: nothing is kept, but for the length of one call
+// that goes through every page (`during`).
 const shards = new Map<string, Promise<Shard>>();
 
-function loadShard(entry: Entry): Promise<Shard> {
+function loadShard(entry: Entry, during?: Map<string, Promise<Shard>>): Promise<Shard> {
   const key = entry.filePath ?? entry.id;
-  const cached = shards.get(key);
+  const cached = shards.get(key) ?? during?.get(key);
   if (cached !== undefined) return cached;
   // render() hands the module's data back as remarkPluginFrontmatter: the comments of every page in
   // the entry's shard, by page key (see loader/module-format.ts).
@@ -87,6 +88,7 @@ function loadShard(entry: Entry): Promise<Shard> {
     (rendered: { remarkPluginFrontmatter: unknown }) => rendered.remarkPluginFrontmatter as Shard,
   );
   if (!import.meta.env.DEV) shards.set(key, loading);
+  during?.set(key, loading);
   return loading;
 }
 
@@ -158,8 +160,8 @@ export async function getMadeCommentList(
  * settings: it makes one for every post that fits one page (render/site-list.ts). Its HTML is read
  * only when asked for.
  */
-async function madeList(entry: Entry): Promise<ShardLists | undefined> {
-  const lists = (await loadShard(entry))[LISTS_FIELD];
+async function madeList(entry: Entry, during?: Map<string, Promise<Shard>>): Promise<ShardLists | undefined> {
+  const lists = (await loadShard(entry, during))[LISTS_FIELD];
   return lists?.key === siteListKey && Object.hasOwn(lists.html, entry.id) ? lists : undefined;
 }
 
@@ -330,10 +332,11 @@ async function* paginatedPosts(): AsyncGenerator<{
 }> {
   const settings = config.pages;
   if (settings === false) return;
+  const loaded = new Map<string, Promise<Shard>>();
   for (const [key, entry] of await entries()) {
     // Few comments can still be too heavy for one page; the made list says which are not, without
     // reading them. A post without one is read and weighed.
-    if (entry.data.count <= settings.size && (await madeList(entry)) !== undefined) continue;
+    if (entry.data.count <= settings.size && (await madeList(entry, loaded)) !== undefined) continue;
     const { count, comments, digest } = await pageComments(entry);
     const pagination = commentPagination(key, comments);
     if (pagination !== null) yield { key, count, pagination, digest };

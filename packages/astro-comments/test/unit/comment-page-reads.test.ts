@@ -7,11 +7,17 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
 import { storedComment as comment } from "../helpers/stored-comments.ts";
 
-const store = vi.hoisted(() => ({ reads: new Map<string, number>() }));
+const store = vi.hoisted(() => ({ reads: new Map<string, number>(), modulesLoaded: 0 }));
 
 const pages: Record<string, PageCommentsData> = {
   "/posts/busy": { path: "/posts/busy", count: 31, comments: [comment("a", 20), comment("b", 9)] },
   "/posts/quiet": { path: "/posts/quiet", count: 2, comments: [comment("c", 1)] },
+  ...Object.fromEntries(
+    [2, 3, 4, 5].map((n) => [
+      `/posts/quiet-${n}`,
+      { path: `/posts/quiet-${n}`, count: 1, comments: [comment(`q${n}`)] },
+    ]),
+  ),
   // 4 comments of 37 elements each: more than the 120 a page of size 10 holds.
   "/posts/heavy": {
     path: "/posts/heavy",
@@ -32,6 +38,7 @@ vi.mock("astro:content", () => ({
   // Like a build's external module: every read of a page parses its comments afresh, and the
   // loader made the list of each post that fits one page.
   render: async () => {
+    store.modulesLoaded++;
     const { default: config } = await import("virtual:astro-comments/config");
     const { LISTS_FIELD, listKey, siteListHtml } = await import("../../src/render/site-list.ts");
     const frontmatter = {};
@@ -100,5 +107,19 @@ describe("a split post's comments", () => {
     await data.getComments("/posts/quiet");
     await data.getComments("/posts/quiet");
     expect(store.reads.get("/posts/quiet")).toBe(2);
+  });
+  it("are listed in dev with each module loaded once, not once per post", async () => {
+    // A fresh copy of the module: a build's, above, keeps what it loaded for the rest of the build.
+    vi.resetModules();
+    vi.stubEnv("DEV", true);
+    try {
+      const dev = await import("../../src/data.ts");
+      store.modulesLoaded = 0;
+      await dev.commentPageRoutes();
+      // The made lists of all 7 posts from one load of their module; the split posts' comments from one each.
+      expect(store.modulesLoaded).toBe(3);
+    } finally {
+      vi.stubEnv("DEV", false);
+    }
   });
 });
