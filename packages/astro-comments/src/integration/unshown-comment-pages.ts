@@ -43,26 +43,25 @@ export async function removeUnshownCommentPages(
   if (pages === false || unshown.size === 0) return 0;
   const params = new Set([...unshown].map((key) => postParam(key, pages.base)));
   const root = fileURLToPath(output.dir);
-  const below = (url: URL) => relative(root, fileURLToPath(url)).split(sep).join("/");
-  const doomed = (output.assets.get(`${pages.route}/[...page]`) ?? []).filter((url) => {
-    const param = commentPageParam(below(url), pages.route);
+  const top = join(root, pathKey(pages.route));
+  const written = (pattern: string) => (output.assets.get(pattern) ?? []).map((url) => fileURLToPath(url));
+  const doomed = written(`${pages.route}/[...page]`).filter((file) => {
+    const param = commentPageParam(relative(root, file).split(sep).join("/"), pages.route);
     return param !== undefined && params.has(param);
   });
   const removed = doomed.length;
-  const movedLinks = `${pathKey(pages.route).slice(1)}/`;
-  for (const url of output.assets.get(`${pages.route}/[...page].json`) ?? []) {
-    const file = below(url);
-    if (file.startsWith(movedLinks) && params.has(file.slice(movedLinks.length, -".json".length))) doomed.push(url);
+  // A post's moved-links file is <route>/<param>.json.
+  const movedLinks = new Set(written(`${pages.route}/[...page].json`));
+  for (const param of params) {
+    const file = join(top, `${param}.json`);
+    if (movedLinks.has(file)) doomed.push(file);
   }
-  await Promise.all(doomed.map((url) => rm(url, { force: true })));
+  await Promise.all(doomed.map((file) => rm(file, { force: true })));
   // Deepest first, up to the route's own folder: rmdir refuses a folder that still holds something,
   // such as another post's pages.
-  const top = join(root, pathKey(pages.route));
   const folders = new Set<string>();
-  for (const url of doomed) {
-    for (let folder = dirname(fileURLToPath(url)); folder.startsWith(`${top}${sep}`); folder = dirname(folder)) {
-      folders.add(folder);
-    }
+  for (const file of doomed) {
+    for (let folder = dirname(file); folder.startsWith(`${top}${sep}`); folder = dirname(folder)) folders.add(folder);
   }
   for (const folder of [...folders].sort((a, b) => b.length - a.length)) await rmdir(folder).catch(() => undefined);
   return removed;
