@@ -15,6 +15,7 @@ import { commentView, dateFormatter } from "./render/comment-view.ts";
 import type { RenderedComment } from "./render/comment-tree.ts";
 import {
   commentHrefs,
+  commentPagePath,
   isPaginated,
   navItems,
   paginateComments,
@@ -367,7 +368,7 @@ export async function commentPageRoutes(): Promise<CommentPageRoute[]> {
     const param = postParam(key, base);
     for (const page of pagination.pages.slice(1)) {
       routes.push({
-        params: { page: `${param}/page/${page.number}` },
+        params: { page: commentPagePath(param, page.number) },
         props: { key, count, pagination, number: page.number },
         cacheKey: digest,
       });
@@ -375,7 +376,7 @@ export async function commentPageRoutes(): Promise<CommentPageRoute[]> {
     for (const [thread, pages] of pagination.threads) {
       for (const page of pages.slice(1)) {
         routes.push({
-          params: { page: `${param}/thread/${thread}/${page.number}` },
+          params: { page: commentPagePath(param, page.number, thread) },
           props: { key, count, pagination, number: page.number, thread },
           cacheKey: digest,
         });

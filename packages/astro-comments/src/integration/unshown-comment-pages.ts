@@ -6,12 +6,9 @@
 import { rm, rmdir } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { postParam, type PagesSettings } from "../render/comment-pages.ts";
+import { postParam, postParamOfPagePath, type PagesSettings } from "../render/comment-pages.ts";
 import { pathKey } from "../render/path-key.ts";
 import type { BuildOutput } from "../feeds/finish-feeds.ts";
-
-// What follows a post's parameter in a comment page's path: page 2 of the post, or page 2 of a thread.
-const PAGE = /^(.+)\/(?:page\/\d+|thread\/[^/]+\/\d+)$/;
 
 /**
  * The route parameter of the post a comment page belongs to ("posts/x"), from the page's path below
@@ -21,7 +18,7 @@ const PAGE = /^(.+)\/(?:page\/\d+|thread\/[^/]+\/\d+)$/;
 export function commentPageParam(local: string, route: string): string | undefined {
   const key = pathKey(local);
   const prefix = `${pathKey(route)}/`;
-  return key.startsWith(prefix) ? PAGE.exec(key.slice(prefix.length))?.[1] : undefined;
+  return key.startsWith(prefix) ? postParamOfPagePath(key.slice(prefix.length)) : undefined;
 }
 
 /** The key of the post whose comment page `key` (a page key, base included) is; `key` itself for any other page. */

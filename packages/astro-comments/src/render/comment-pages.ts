@@ -63,14 +63,30 @@ export function postHref(key: string, settings: Pick<PagesSettings, "trailingSla
   return settings.trailingSlash && !key.endsWith("/") ? `${key}/` : key;
 }
 
+/**
+ * A comment page's path below the route, from its post's parameter: page `number` of the post
+ * ("posts/x/page/2"), or of a long thread ("posts/x/thread/<comment id>/2").
+ */
+export function commentPagePath(param: string, number: number, threadId?: string): string {
+  return threadId === undefined ? `${param}/page/${number}` : `${param}/thread/${threadId}/${number}`;
+}
+
+// What commentPagePath puts after the post's parameter.
+const PAGE_PATH = /^(.+)\/(?:page\/\d+|thread\/[^/]+\/\d+)$/;
+
+/** The post's parameter in a comment page's path below the route (commentPagePath's inverse); undefined for any other path. */
+export function postParamOfPagePath(path: string): string | undefined {
+  return PAGE_PATH.exec(path)?.[1];
+}
+
 /** The URL of a post's comment page `number` (2 or more). */
 function postPageHref(key: string, number: number, settings: PagesSettings): string {
-  return withBase(settings, `${settings.route}/${postParam(key, settings.base)}/page/${number}`);
+  return withBase(settings, `${settings.route}/${commentPagePath(postParam(key, settings.base), number)}`);
 }
 
 /** The URL of a long thread's page `number` (2 or more). */
 function threadPageHref(key: string, threadId: string, number: number, settings: PagesSettings): string {
-  return withBase(settings, `${settings.route}/${postParam(key, settings.base)}/thread/${threadId}/${number}`);
+  return withBase(settings, `${settings.route}/${commentPagePath(postParam(key, settings.base), number, threadId)}`);
 }
 
 /** Elements of the markup around a comment's body: its item, article, header, author, permalink, time and body. */
