@@ -99,6 +99,9 @@ const FRAME_ELEMENTS = 7;
  */
 const ELEMENTS_PER_COMMENT = 12;
 
+/** A thread's replies sit in a list of their own: one element more than the replies. */
+const REPLIES_LIST_ELEMENTS = 1;
+
 /** The elements a comment adds to a page: its frame and its body's (sanitized, so "<" and a letter opens one). */
 export function commentElements(html: string): number {
   let elements = FRAME_ELEMENTS;
@@ -137,17 +140,19 @@ export function totalComments(comments: readonly StoredComment[]): number {
  * Names the rule of fitsOnePage, for the made lists' key: a list says its post fits one page
  * (data.ts), so lists made under an older rule are never trusted. Bump when the rule changes.
  */
-export const ONE_PAGE_RULE = "count and weight";
+export const ONE_PAGE_RULE = "count and weight, reply lists included";
 
 /**
  * Whether a post shows all its comments itself: at most `size` of them, weighing at most a page's
- * elements. Weighed only when few enough: a thread of 200,000 replies is split by its count.
+ * elements, weighed as paginateComments weighs a page. Weighed only when few enough: a thread of
+ * 200,000 replies is split by its count.
  */
 export function fitsOnePage(comments: readonly StoredComment[], size: number): boolean {
   if (totalComments(comments) > size) return false;
   let elements = 0;
   for (const comment of comments) {
     elements += commentElements(comment.html);
+    if (comment.replies.length > 0) elements += REPLIES_LIST_ELEMENTS;
     for (const reply of comment.replies) elements += commentElements(reply.html);
   }
   return elements <= size * ELEMENTS_PER_COMMENT;
@@ -179,8 +184,7 @@ export function paginateComments(
   for (const comment of comments) {
     const own = commentElements(comment.html);
     const replies = comment.replies.map((reply) => commentElements(reply.html));
-    // The replies' list is one element more.
-    const whole = own + (replies.length > 0 ? 1 + sum(replies, 0, replies.length) : 0);
+    const whole = own + (replies.length > 0 ? REPLIES_LIST_ELEMENTS + sum(replies, 0, replies.length) : 0);
     const preview =
       1 + replies.length > size || whole > maxElements
         ? fitting(replies, 0, previewCount, maxElements / PREVIEW_SHARE)

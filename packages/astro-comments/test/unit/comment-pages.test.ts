@@ -102,6 +102,21 @@ describe("paginateComments by weight", () => {
     expect(fitsOnePage([comment("a", 9), comment("b")], settings.size)).toBe(false);
   });
 
+  it("weighs a post as its pages are weighed, each thread's list of replies included", () => {
+    // A comment of `n` elements: its frame (7) and n - 7 of its body's.
+    const weighing = (n: number) => "<b>x</b>".repeat(n - 7);
+    const thread = { ...comment("a", 1), html: weighing(60) };
+    thread.replies[0]!.html = weighing(53);
+    // 60 + 53 + 7 = 120 elements of comments, and 1 more for a's list of replies: over the 120 of size 10.
+    const comments = [thread, { ...comment("b"), html: "" }];
+    expect(fitsOnePage(comments, settings.size)).toBe(false);
+    expect(paginateComments("/posts/x", "/posts/x/", comments, settings).pages.map(ids)).toEqual([
+      ["a", "a-r0"],
+      ["b"],
+    ]);
+    expect(fitsOnePage(comments.slice(0, 1), settings.size)).toBe(true);
+  });
+
   it("gives a thread of few but heavy replies its own pages, each within the budget", () => {
     const { pages, threads } = paginateComments("/", "/", [weighty("a", 9), comment("b")], settings);
     expect(ids(pages[0]!)).toEqual(["a", "a-r0", "b"]);
