@@ -79,13 +79,8 @@ export function postParamOfPagePath(path: string): string | undefined {
   return PAGE_PATH.exec(path)?.[1];
 }
 
-/** The URL of a post's comment page `number` (2 or more). */
-function postPageHref(key: string, number: number, settings: PagesSettings): string {
-  return withBase(settings, `${settings.route}/${commentPagePath(postParam(key, settings.base), number)}`);
-}
-
-/** The URL of a long thread's page `number` (2 or more). */
-function threadPageHref(key: string, threadId: string, number: number, settings: PagesSettings): string {
+/** The URL of a post's comment page `number` (2 or more), or of its long thread's page. */
+function commentPageHref(key: string, settings: PagesSettings, number: number, threadId?: string): string {
   return withBase(settings, `${settings.route}/${commentPagePath(postParam(key, settings.base), number, threadId)}`);
 }
 
@@ -131,6 +126,10 @@ function sum(weights: readonly number[], from: number, to: number): number {
   return total;
 }
 
+/** What a thread's replies, of these weights, add to a page: their own elements and their list's. */
+const repliesElements = (weights: readonly number[]): number =>
+  weights.length > 0 ? REPLIES_LIST_ELEMENTS + sum(weights, 0, weights.length) : 0;
+
 /** A post's comments, replies included. */
 export function totalComments(comments: readonly StoredComment[]): number {
   return comments.reduce((total, comment) => total + 1 + comment.replies.length, 0);
@@ -150,11 +149,9 @@ export const ONE_PAGE_RULE = "count and weight, reply lists included";
 export function fitsOnePage(comments: readonly StoredComment[], size: number): boolean {
   if (totalComments(comments) > size) return false;
   let elements = 0;
-  for (const comment of comments) {
-    elements += commentElements(comment.html);
-    if (comment.replies.length > 0) elements += REPLIES_LIST_ELEMENTS;
-    for (const reply of comment.replies) elements += commentElements(reply.html);
-  }
+  for (const comment of comments)
+    elements +=
+      commentElements(comment.html) + repliesElements(comment.replies.map((reply) => commentElements(reply.html)));
   return elements <= size * ELEMENTS_PER_COMMENT;
 }
 
@@ -184,7 +181,7 @@ export function paginateComments(
   for (const comment of comments) {
     const own = commentElements(comment.html);
     const replies = comment.replies.map((reply) => commentElements(reply.html));
-    const whole = own + (replies.length > 0 ? REPLIES_LIST_ELEMENTS + sum(replies, 0, replies.length) : 0);
+    const whole = own + repliesElements(replies);
     const preview =
       1 + replies.length > size || whole > maxElements
         ? fitting(replies, 0, previewCount, maxElements / PREVIEW_SHARE)
@@ -210,7 +207,7 @@ export function paginateComments(
       current.push({
         ...comment,
         replies: comment.replies.slice(0, preview),
-        more: { count: comment.replies.length - preview, href: threadPageHref(key, comment.id, 2, settings) },
+        more: { count: comment.replies.length - preview, href: commentPageHref(key, settings, 2, comment.id) },
       });
     } else current.push(comment);
     usedCount += 1 + preview;
@@ -219,7 +216,7 @@ export function paginateComments(
   groups.push(current);
   const pages = groups.map((group, index) => ({
     number: index + 1,
-    href: index === 0 ? postUrl : postPageHref(key, index + 1, settings),
+    href: index === 0 ? postUrl : commentPageHref(key, settings, index + 1),
     comments: group,
   }));
   const threads = new Map<string, CommentPage[]>();
@@ -234,7 +231,7 @@ export function paginateComments(
       opening,
       ...rest.map((replies, index) => ({
         number: index + 2,
-        href: threadPageHref(key, parent.id, index + 2, settings),
+        href: commentPageHref(key, settings, index + 2, parent.id),
         comments: [{ ...parent, replies }],
         thread: parent,
       })),
