@@ -3,6 +3,7 @@
 import Prism from "prismjs";
 import componentsJson from "prismjs/components.json" with { type: "json" };
 import getLoader, { type ComponentEntry, type Components } from "prismjs/dependencies.js";
+import { decodeHTML } from "entities";
 import { GrammarNotLoaded } from "../errors-data.ts";
 import { grammars } from "./prism-grammars.ts";
 
@@ -16,6 +17,18 @@ for (const [id, entry] of Object.entries(componentsJson.languages)) {
 
 // Any `language-x` in a body, sanitized or not: a word that is not a fence's costs one grammar at most.
 const LANGUAGE_CLASS = /\blanguage-([A-Za-z0-9_+#.-]+)/g;
+const CODE_TAG = /<code/i;
+
+/**
+ * The text a body's languages are looked for in. The sanitizer keeps a code block's class as the
+ * HTML parser decodes it, so `class="language&#45;python"` is a Python block: a body with code and
+ * character references is read decoded too (the decoder the parser uses; it decodes at least what
+ * the parser decodes in an attribute, so no language the sanitizer keeps is missed). Else a
+ * commenter could stop the build with a grammar nobody loaded.
+ */
+function languageText(html: string): string {
+  return html.includes("&") && CODE_TAG.test(html) ? `${html}\n${decodeHTML(html)}` : html;
+}
 
 /**
  * Loads the PrismJS grammars (and the grammars they build on, in PrismJS's order) for the code
@@ -25,7 +38,7 @@ const LANGUAGE_CLASS = /\blanguage-([A-Za-z0-9_+#.-]+)/g;
 export async function loadLanguagesOf(htmlBodies: Iterable<string>): Promise<void> {
   const wanted = new Set<string>();
   for (const html of htmlBodies) {
-    for (const [, name] of html.matchAll(LANGUAGE_CLASS)) {
+    for (const [, name] of languageText(html).matchAll(LANGUAGE_CLASS)) {
       const id = aliases.get(name!.toLowerCase());
       if (id !== undefined && !Prism.languages[id]) wanted.add(id);
     }

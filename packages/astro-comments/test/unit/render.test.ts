@@ -112,6 +112,24 @@ describe("highlighting", () => {
     );
   });
 
+  it("highlights a block whose class is written with character references, rather than stop the build", async () => {
+    // The parser decodes attributes: "language&#45;haskell" is "language-haskell" to the sanitizer.
+    const [comment] = (
+      await renderPageComments("/p", [
+        {
+          created_at: "2026-01-01T00:00:00.000000Z",
+          content: "code",
+          html: '<pre><code class="language&#45;hask&#x65;ll">main = putStrLn "hi"</code></pre>',
+          status: "approved",
+          name: "Ann",
+          path: "/p",
+          children: [],
+        },
+      ])
+    ).comments;
+    expect(comment!.html).toMatch(/<pre tabindex="0" class="language-haskell">[\s\S]*<span class="token /);
+  });
+
   it("loads a grammar with what it builds on, by its alias", async () => {
     const body = '<pre><code class="language-tsx">const x = &lt;b&gt;{1 as number}&lt;/b&gt;;</code></pre>';
     await loadLanguagesOf([body]);
