@@ -40,4 +40,17 @@ describe("a file written aside and renamed into place", () => {
     expect(readFileSync(file, "utf8")).toBe("old");
     expect(readdirSync(dir)).toEqual(["comments.json"]);
   });
+
+  it("lets two writes of one file at once both finish, leaving one of them whole", async () => {
+    const file = join(dir, "bodies.txt");
+    const text = (tag: string) => `${tag.repeat(1_000_000)}\n`;
+    const write = (tag: string) =>
+      writeAside(file, async (temporary) => {
+        await writeFile(temporary, text(tag).slice(0, 500_000));
+        await writeFile(temporary, text(tag), { flag: "w" });
+      });
+    await Promise.all([write("a"), write("b")]);
+    expect([text("a"), text("b")]).toContain(readFileSync(file, "utf8"));
+    expect(readdirSync(dir)).toEqual(["bodies.txt"]);
+  });
 });
