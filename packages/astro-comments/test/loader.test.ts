@@ -190,12 +190,18 @@ describe("loader sync", () => {
     const good = site(mock.url);
     await sync(context, good);
     const before = await storedComments(context);
-    // What a package upgrade or move leaves: the same comments under names today's code would not give.
+    // What a package upgrade or move leaves: the same comments under names today's code would not give,
+    // each module with its data file beside it.
     const store = context.store as ReturnType<typeof memoryStore>;
     for (const [id, entry] of store.entries()) {
       const old = entry.filePath!.replace(/comments-(\d+)-/, "comments-$1-old");
-      if (!existsSync(new URL(old, context.config.root)))
-        renameSync(new URL(entry.filePath!, context.config.root), new URL(old, context.config.root));
+      if (!existsSync(new URL(old, context.config.root))) {
+        for (const [from, to] of [
+          [entry.filePath!, old],
+          [entry.filePath!.replace(/\.mjs$/, ".json"), old.replace(/\.mjs$/, ".json")],
+        ] as const)
+          renameSync(new URL(from, context.config.root), new URL(to, context.config.root));
+      }
       store.delete(id);
       store.set({ ...entry, filePath: old });
     }
@@ -211,6 +217,31 @@ describe("loader sync", () => {
     expect(lines.at(-1)).toMatch(/^WARN showing the comments as of .* \(\d+ pages\), because the fetch failed/);
     expect(store.values().every((entry) => !entry.filePath!.includes("old"))).toBe(true);
     expect(await storedComments(context)).toEqual(before);
+  });
+
+  it("keeps every page's comments after the project moved (a CI cache restored under another path): none lost in an outage, none rendered again", async () => {
+    const first = loaderContext();
+    const good = site(mock.url);
+    await sync(first.context, good);
+    await good.pendingWrite;
+    const before = await storedComments(first.context);
+    const root = new URL(`${first.context.config.root.href.replace(/\/$/, "")}-moved/`);
+    renameSync(first.context.config.root, root);
+    const { store, meta } = first.context;
+    const moved = () => loaderContext({ root, cacheDir: new URL("node_modules/.astro/", root), store, meta });
+    const server = await serve(() => undefined);
+    await server.close();
+    const down = site(server.url, { retries: 0 }, mock.token);
+    (meta as ReturnType<typeof memoryMeta>).set("source", `example.com ${down.options.credentials!.endpoint.href}`);
+    const outage = moved();
+    await sync(outage.context, down);
+    expect(outage.lines.at(-1)).toMatch(/^WARN showing the comments as of .* \(\d+ pages\), because the fetch failed/);
+    expect(await storedComments(outage.context)).toEqual(before);
+
+    const back = moved();
+    await sync(back.context, good);
+    expect(back.lines.at(-1)).toMatch(new RegExp(`: 0 rendered, ${before.size} unchanged, 0 removed`));
+    expect(await storedComments(back.context)).toEqual(before);
   });
 
   it("after Astro cleared its store: restores an older renderer's comments rendered again, and fails when their modules are gone", async () => {

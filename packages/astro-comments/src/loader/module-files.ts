@@ -142,7 +142,9 @@ export function commentModules(
       const pages = pagesOf === undefined ? new Map<string, PageCommentsData>() : parseCommentModule(body);
       return pages === undefined ? damaged : { pages: pagesOf?.(pages) ?? new Map(), damaged: false };
     }
-    const file = await fileSlices(external.file);
+    // Beside the module, where write() put it: the path the module names is where the project was
+    // when it was written, and a CI cache restored under another workspace path is elsewhere.
+    const file = await fileSlices(dataFile(filePath));
     const pages = new Map<string, T>();
     if (file === undefined) return { pages, damaged: external.index.length > 0 };
     try {
