@@ -1,13 +1,13 @@
 // The site's last complete fetch, kept beside Astro's data store in cacheDir. Astro clears its
 // whole store when the Astro config, the content config or the Astro version changes; a build
 // during an outage right after such a change still has this copy to fall back on.
-// Two files: the entries (rewritten only when the comments changed) and a small record of when
-// the last complete fetch happened (rewritten by every successful fetch). An entry is a page's
-// path, count, digest and module (the comments themselves stay in the page modules, see
-// module-files.ts). The entries are written one JSON line each through a stream, in the
-// background: the build goes on while they are written.
+// Two files: the entries (rewritten only when the comments changed or the file does not hold them
+// whole) and a small record of when the last complete fetch happened (rewritten by every
+// successful fetch). An entry is a page's path, count, digest and module (the comments themselves
+// stay in the page modules, see module-files.ts). The entries are written one JSON line each
+// through a stream, in the background: the build goes on while they are written.
 import { createReadStream } from "node:fs";
-import { access, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -126,6 +126,29 @@ async function readEntriesFile(file: string, source: string): Promise<LastGoodEn
   }
 }
 
+/**
+ * Whether the entries file holds exactly these entries under this header (its fetchedAt aside):
+ * then it need not be written again. One cut short by a CI cache restored in part, damaged, or
+ * left by another process writing at the same time is written again, or it would stay so for as
+ * long as the comments do not change, and fail the next outage.
+ */
+async function holdsEntries(
+  file: string,
+  source: string,
+  header: EntriesHeader,
+  entries: readonly StoredEntry[],
+): Promise<boolean> {
+  const found = await readEntriesFile(file, source);
+  return (
+    found !== undefined &&
+    found.unreadable === 0 &&
+    found.contentDigest === header.contentDigest &&
+    found.renderVersion === header.renderVersion &&
+    found.entries.length === entries.length &&
+    found.entries.every((entry, i) => JSON.stringify(entry) === JSON.stringify(entries[i]))
+  );
+}
+
 function* entryLines(header: object, entries: readonly StoredEntry[]) {
   yield JSON.stringify(header);
   for (const entry of entries) yield JSON.stringify(entry);
@@ -156,11 +179,7 @@ export function lastGoodFiles(cacheDir: URL, source: string): LastGoodFiles {
         await settled();
         await mkdir(dir, { recursive: true }).catch(naming(dir));
         const kept =
-          previous?.contentDigest === fetch.contentDigest &&
-          (await access(entriesFile).then(
-            () => true,
-            () => false,
-          ));
+          previous?.contentDigest === fetch.contentDigest && (await holdsEntries(entriesFile, source, header, entries));
         if (!kept)
           await writeAside(entriesFile, (temporary) =>
             writeLines(temporary, entryLines({ format: FORMAT, ...header, count: entries.length }, entries)),
