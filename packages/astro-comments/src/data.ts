@@ -173,7 +173,8 @@ export async function getCommentCount(path: string): Promise<number> {
 
 /**
  * A value that changes exactly when the page's comments change: fold it into an incremental
- * build's `cacheKey` so the page is rendered again when (and only when) a comment is approved.
+ * build's `cacheKey` so the page is rendered again when (and only when) a comment is approved,
+ * or a release of astro-comments or of PrismJS renders the comments anew.
  *
  * @example
  * return posts.map(async (post) => ({ params: { slug: post.id }, props: { post },

@@ -140,6 +140,29 @@ describe("loader sync", () => {
     }
   });
 
+  it("renders every page again under a new renderer version (an upgrade of the package or of PrismJS), so no page keeps the older rendering", async () => {
+    const renderer = (version: string) => ({ version, render: renderCommentBody });
+    const { context, lines } = loaderContext();
+    const build = async (version: string) => {
+      const state = site(mock.url);
+      const clock = recordingSleep();
+      await syncComments(context, state, {
+        sleep: clock.sleep,
+        now: clock.now,
+        random: () => 0.5,
+        renderer: renderer(version),
+      });
+      await state.pendingWrite;
+    };
+    await build("prismjs 1.30.0");
+    const before = digests(context.store);
+    await build("prismjs 1.30.0");
+    expect(lines.at(-1)).toMatch(new RegExp(`: 0 rendered, ${before.size} unchanged`));
+    await build("prismjs 1.31.0");
+    expect(lines.at(-1)).toMatch(new RegExp(`: ${before.size} rendered, 0 unchanged`));
+    expect([...digests(context.store)].every(([id, digest]) => digest !== before.get(id))).toBe(true);
+  });
+
   it("sanitizes and highlights each comment once: after an approval only the new one, after the modules are lost none", async () => {
     const local = await startMockServer({ dataset: { seed: 8, size: 300 } });
     try {

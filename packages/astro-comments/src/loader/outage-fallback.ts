@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { escapeControlCharacters } from "../api/service-text.ts";
 import { CommentsApiError, withoutTrace } from "../errors.ts";
 import type { ResolvedOptions } from "../integration/options.ts";
-import { renderCommentBody, RENDER_VERSION } from "../render/render-body.ts";
+import { renderCommentBody } from "../render/render-body.ts";
 import { loadLanguagesOf } from "../render/highlight.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import { listPages, plural } from "../utils/counting.ts";
@@ -69,9 +69,14 @@ async function rerender(data: PageCommentsData): Promise<PageCommentsData> {
  * Puts the saved entries back with their comments; an older renderer's comments are rendered
  * again. Resolves to the pages that could not be put back (their comments are missing or damaged).
  */
-async function restoreSaved(context: SyncContext, modules: CommentModules, saved: LastGoodEntries): Promise<string[]> {
+async function restoreSaved(
+  context: SyncContext,
+  modules: CommentModules,
+  saved: LastGoodEntries,
+  renderVersion: string,
+): Promise<string[]> {
   let pages: PageToStore[];
-  if (saved.renderVersion === RENDER_VERSION) {
+  if (saved.renderVersion === renderVersion) {
     pages = saved.entries.map(({ id, digest, data, filePath }) => ({
       id,
       digest,
@@ -91,7 +96,7 @@ async function restoreSaved(context: SyncContext, modules: CommentModules, saved
       const data = files.get(entry.filePath)?.pages.get(entry.id);
       return {
         id: entry.id,
-        digest: context.generateDigest(`${RENDER_VERSION}\n${entry.digest}`),
+        digest: context.generateDigest(`${renderVersion}\n${entry.digest}`),
         count: entry.data.count,
         render: async () => data && rerender(data),
       };
@@ -110,6 +115,8 @@ export async function keepLastGood(
   files: LastGoodFiles,
   modules: CommentModules,
   previousFetch: LastFetch | undefined,
+  /** Today's renderer's: saved comments rendered by another are rendered again. */
+  renderVersion: string,
   error: Error,
 ): Promise<void> {
   const { store, meta, logger } = context;
@@ -139,7 +146,7 @@ export async function keepLastGood(
   } else {
     store.clear();
     if (saved) {
-      lost = await restoreSaved(context, modules, saved);
+      lost = await restoreSaved(context, modules, saved, renderVersion);
       if (saved.unreadable > 0) {
         logger.warn(
           `the saved list of pages in ${join(fileURLToPath(context.config.cacheDir), "astro-comments")} is cut short or damaged: ${plural(saved.unreadable, "page")} in it cannot be read and ${saved.unreadable === 1 ? "is" : "are"} built without comments; the other ${plural(saved.entries.length, "page")} keep theirs`,

@@ -8,7 +8,6 @@ import { CacheNotWritable } from "../errors-data.ts";
 import type { Credentials } from "../integration/options.ts";
 import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "../render/aliases.ts";
 import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "../render/comment-tree.ts";
-import { RENDER_VERSION } from "../render/render-body.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import { count, listPages, plural } from "../utils/counting.ts";
 import { prepareCacheFolder, storeRoomWarning } from "./cache-folder.ts";
@@ -21,7 +20,7 @@ import { commentModules, type ListMaker } from "./module-files.ts";
 import { shardOf } from "./module-format.ts";
 import { storeShards, type PageToStore } from "./module-shards.ts";
 import { keepLastGood, keepStored } from "./outage-fallback.ts";
-import { renderCache, type RenderCacheCounts, type Renderer } from "./render-cache.ts";
+import { packageRenderer, renderCache, type RenderCacheCounts, type Renderer } from "./render-cache.ts";
 import { publish, storedCounts, type SyncContext } from "./sync-context.ts";
 
 /** Identifies where comments come from: entries of another domain or service are never reused. */
@@ -71,6 +70,9 @@ export async function syncComments(
   // While the fetch runs (see cache-folder.ts): only a fetch that succeeded stops for a refusal.
   const refusals = prepareCacheFolder([files.dir, modules.dir], site.command === "build");
   const previousFetch = await files.readFetch();
+  // Its version (the package's, PrismJS's and RENDER_VERSION) is part of every page's digest, as of
+  // every cached body's: after an upgrade of either, no page keeps the older rendering.
+  const renderer = overrides.renderer ?? packageRenderer();
 
   let fetched;
   try {
@@ -80,7 +82,7 @@ export async function syncComments(
     fetched = await (early ?? startFetch(site, credentials, logger, overrides));
   } catch (error) {
     await refusals;
-    await keepLastGood(context, site, source, files, modules, previousFetch, error as Error);
+    await keepLastGood(context, site, source, files, modules, previousFetch, renderer.version, error as Error);
     return;
   }
 
@@ -97,7 +99,7 @@ export async function syncComments(
   const previousCount = sameSource ? store.keys().length : 0;
   if (!sameSource) store.clear();
   const unknownLanguages = new Set<string>();
-  const bodies = renderCache(context.config.cacheDir, logger, overrides.renderer);
+  const bodies = renderCache(context.config.cacheDir, logger, renderer);
   const renderedPages = new Set<string>();
   let comments = 0;
   const toStore: PageToStore[] = [];
@@ -107,7 +109,7 @@ export async function syncComments(
     const merged = aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id);
     const count = countComments(merged);
     const crawled = aliases.size === 0 && Object.hasOwn(crawlState.pages, id) ? crawlState.pages[id] : undefined;
-    const digest = entryDigest(RENDER_VERSION, merged, count, crawled);
+    const digest = entryDigest(renderer.version, merged, count, crawled);
     comments += count;
     toStore.push({
       id,
@@ -161,7 +163,7 @@ export async function syncComments(
   // modules go only once the saved list no longer points at them.
   const saved = bodies.save();
   const listed = files
-    .write(lastFetch, { source, contentDigest, renderVersion: RENDER_VERSION, fetchedAt }, entries, previousFetch)
+    .write(lastFetch, { source, contentDigest, renderVersion: renderer.version, fetchedAt }, entries, previousFetch)
     .then(
       () => modules.prune(filePaths),
       // One line: which file, the errno, what it costs and what to do.
