@@ -21,6 +21,7 @@ import {
   paginateComments,
   postHref,
   postParam,
+  underBase,
   type CommentPage,
   type NavItem,
   type PostPagination,
@@ -336,6 +337,8 @@ async function* paginatedPosts(): AsyncGenerator<{
   if (settings === false) return;
   const loaded = new Map<string, Promise<Shard>>();
   for (const [key, entry] of await entries()) {
+    // Comments on a path outside the base are on none of the site's pages.
+    if (!underBase(key, settings.base)) continue;
     // Few comments can still be too heavy for one page; the made list says which are not, without
     // reading them. A post without one is read and weighed.
     if (entry.data.count <= settings.size && (await madeList(entry, loaded)) !== undefined) continue;

@@ -52,8 +52,11 @@ function pagesSettings(
   config: Pick<AstroConfig, "base" | "trailingSlash" | "build">,
 ): PagesSettings | false {
   if (option === false) return false;
-  // Optional chaining: the unit tests hand the hook a partial config.
-  const trailingSlash = config.trailingSlash !== "never" && config.build?.format !== "file";
+  // Astro writes a comment page (not an index route) as page/2.html under "file" and "preserve",
+  // and a host serves that file at page/2, not page/2/. Optional chaining: the unit tests hand the
+  // hook a partial config.
+  const format = config.build?.format;
+  const trailingSlash = config.trailingSlash !== "never" && format !== "file" && format !== "preserve";
   return { size: option.size, route: option.route, base: config.base, trailingSlash, movedLinks: option.movedLinks };
 }
 

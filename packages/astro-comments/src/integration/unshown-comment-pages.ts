@@ -6,7 +6,7 @@
 import { rm, rmdir } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { postParam, postParamOfPagePath, type PagesSettings } from "../render/comment-pages.ts";
+import { postParam, postParamOfPagePath, underBase, type PagesSettings } from "../render/comment-pages.ts";
 import { pathKey } from "../render/path-key.ts";
 import type { BuildOutput } from "../feeds/finish-feeds.ts";
 
@@ -38,7 +38,10 @@ export async function removeUnshownCommentPages(
   output: BuildOutput,
 ): Promise<number> {
   if (pages === false || unshown.size === 0) return 0;
-  const params = new Set([...unshown].map((key) => postParam(key, pages.base)));
+  // A path outside the base has no comment pages: the pages under its parameter are another post's.
+  const params = new Set(
+    [...unshown].filter((key) => underBase(key, pages.base)).map((key) => postParam(key, pages.base)),
+  );
   const root = fileURLToPath(output.dir);
   const top = join(root, pathKey(pages.route));
   const written = (pattern: string) => (output.assets.get(pattern) ?? []).map((url) => fileURLToPath(url));

@@ -51,10 +51,19 @@ function withBase(settings: PagesSettings, path: string): string {
   return settings.trailingSlash ? `${url}/` : url;
 }
 
+/**
+ * Whether a page key is under the site's base. Only such a path can be one of the site's pages:
+ * comments on any other (the rest of a domain the site shares) get no comment pages, whose route
+ * parameter would be a page's under the base ("/posts/x" and "/docs/posts/x" are both "posts/x").
+ */
+export function underBase(key: string, base: string): boolean {
+  const prefix = base.replace(/\/+$/, "");
+  return prefix === "" || key === prefix || key.startsWith(`${prefix}/`);
+}
+
 /** A post's path below the base, "index" for the home page: the route's parameter. */
 export function postParam(key: string, base: string): string {
-  const prefix = base.replace(/\/+$/, "");
-  const local = prefix !== "" && (key === prefix || key.startsWith(`${prefix}/`)) ? key.slice(prefix.length) : key;
+  const local = underBase(key, base) ? key.slice(base.replace(/\/+$/, "").length) : key;
   return local.replace(/^\/+/, "") || "index";
 }
 

@@ -88,6 +88,16 @@ describe("removeUnshownCommentPages", () => {
     }
   });
 
+  it("leaves a post's pages alone for an unshown path outside the base with the same path below it", async () => {
+    const output = {
+      dir: pathToFileURL(`${root}/`),
+      assets: new Map([["/comments/[...page]", files(["comments/posts/e/page/2/index.html"])]]),
+    };
+    // "/posts/e" is the rest of the domain; the site's own post is "/docs/posts/e".
+    expect(await removeUnshownCommentPages(settings("/docs/"), new Set(["/posts/e", "/"]), output)).toBe(0);
+    expect(existsSync(join(root, "comments/posts/e/page/2/index.html"))).toBe(true);
+  });
+
   it("removes nothing when comment pages are off or every path is shown", async () => {
     const output = {
       dir: pathToFileURL(`${root}/`),
