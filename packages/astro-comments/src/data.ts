@@ -35,6 +35,7 @@ import { CommentsNotLoaded } from "./errors-data.ts";
 export type { PageCommentsData, PageEntryData, StoredComment, StoredReply } from "./loader/entry-schema.ts";
 export type { RenderedComment } from "./render/comment-tree.ts";
 export type { CommentPage, NavItem, PostPagination, ShownComment } from "./render/comment-pages.ts";
+export { freshFirstPage } from "./render/comment-pages.ts";
 export { pathKey } from "./render/path-key.ts";
 export { machineDate } from "./render/comment-markup.ts";
 export { colorSchemeAttribute, customColorSchemeCss } from "./render/color-scheme.ts";

@@ -249,7 +249,40 @@ export function paginateComments(
   return { pages, threads };
 }
 
-/** Whether a post shows differently with comment pages than without: more than one page. */
+/**
+ * The first page of a post's comments as they are now (the server island's), beside the comment
+ * pages the last build wrote, which its navigation links to. Split afresh, its end would move with
+ * every new reply, and the comments between it and the build's page 2 would be on no page a reader
+ * reaches; a thread that grew long since would link to thread pages no build wrote. So it holds the
+ * threads of the build's first page as they are now, and the new threads shown before the last of
+ * them (newest-first: every new one). A thread the build split keeps as many replies as it showed
+ * and its link to its pages; any other is shown whole. With no build pages, every comment.
+ * `fresh` and `built` are in the order shown.
+ *
+ * @example
+ * const built = commentPagination(path, (await getComments(path)).comments);
+ * const shown = freshFirstPage(entry.data.comments, built);
+ * const nav = built === null ? undefined : pageNav(built.pages, 1, "Comment pages");
+ */
+export function freshFirstPage(fresh: readonly StoredComment[], built: PostPagination | null): ShownComment[] {
+  if (built === null) return [...fresh];
+  const onFirst = new Map(built.pages[0]!.comments.map((comment) => [comment.id, comment]));
+  const elsewhere = new Set(built.pages.slice(1).flatMap((page) => page.comments.map((comment) => comment.id)));
+  const last = fresh.findLastIndex((comment) => onFirst.has(comment.id));
+  const shown: ShownComment[] = [];
+  for (const [index, comment] of fresh.entries()) {
+    const was = onFirst.get(comment.id);
+    if (was === undefined && (index > last || elsewhere.has(comment.id))) continue;
+    shown.push(
+      was?.more === undefined
+        ? comment
+        : { ...comment, replies: comment.replies.slice(0, was.replies.length), more: was.more },
+    );
+  }
+  return shown;
+}
+
+/** Whether a post shows differently with comment pages than without: more than one page. */ /** Whether a post shows differently with comment pages than without: more than one page. */
 export function isPaginated(pagination: PostPagination): boolean {
   return pagination.pages.length > 1 || pagination.threads.size > 0;
 }

@@ -5,6 +5,7 @@ import {
   commentElements,
   commentHrefs,
   fitsOnePage,
+  freshFirstPage,
   navItems,
   paginateComments,
   type PagesSettings,
@@ -185,5 +186,60 @@ describe("navItems", () => {
     );
     expect(navItems(pages, 5_000)).toHaveLength(9);
     expect(read.size).toBeLessThanOrEqual(7);
+  });
+});
+
+describe("freshFirstPage (the server island's first page beside the build's comment pages)", () => {
+  const split = (comments: StoredComment[]) => paginateComments("/p", "/p/", comments, settings);
+  const build = [comment("a", 2), comment("b", 2), ...["c", "d", "e", "f", "g", "h"].map((id) => comment(id))];
+
+  it("keeps the build's first page whole as replies arrive, so no comment falls between it and page 2", () => {
+    const built = split(build);
+    expect(built.pages.map(ids)[1]).toEqual(["g", "h"]);
+    const fresh = [comment("a", 4), ...build.slice(1)];
+    const shown = freshFirstPage(fresh, built);
+    expect(ids({ comments: shown })).toEqual([
+      "a",
+      "a-r0",
+      "a-r1",
+      "a-r2",
+      "a-r3",
+      "b",
+      "b-r0",
+      "b-r1",
+      "c",
+      "d",
+      "e",
+      "f",
+    ]);
+    // Every comment of the build is on the island's page or on a page its navigation links to.
+    const reachable = new Set([...ids({ comments: shown }), ...built.pages.slice(1).flatMap(ids)]);
+    expect(build.flatMap((c) => [c.id, ...c.replies.map((r) => r.id)]).filter((id) => !reachable.has(id))).toEqual([]);
+  });
+
+  it("shows whole a thread that grew long since the build, since no build wrote pages for it", () => {
+    const built = split([comment("a", 8)]);
+    const shown = freshFirstPage([comment("a", 12)], built);
+    expect(shown[0]!.replies).toHaveLength(12);
+    expect(shown[0]!.more).toBeUndefined();
+  });
+
+  it("keeps the replies a thread the build split showed, and its link to the thread's pages", () => {
+    const built = split([comment("a", 25), comment("b")]);
+    const fresh = [comment("a", 27), comment("b")];
+    const [a] = freshFirstPage(fresh, built);
+    expect(a!.replies).toHaveLength(built.pages[0]!.comments[0]!.replies.length);
+    expect(a!.more).toEqual(built.pages[0]!.comments[0]!.more);
+  });
+
+  it("shows a new thread that comes before the end of the first page (newest-first), not one after it (oldest-first)", () => {
+    const built = split(build);
+    expect(freshFirstPage([comment("new"), ...build], built)[0]!.id).toBe("new");
+    expect(freshFirstPage([...build, comment("new")], built).map((c) => c.id)).not.toContain("new");
+  });
+
+  it("shows every comment of a post the build showed on one page", () => {
+    const fresh = Array.from({ length: 30 }, (_, i) => comment(`c${i}`));
+    expect(freshFirstPage(fresh, null)).toEqual(fresh);
   });
 });
