@@ -27,14 +27,7 @@ const pages: Record<string, PageCommentsData> = {
 };
 
 vi.mock("astro:content", () => ({
-  getCollection: async () =>
-    Object.entries(pages).map(([id, data]) => ({
-      id,
-      collection: "comments",
-      digest: `digest-of-${id}`,
-      filePath: "shard-0",
-      data: { path: data.path, count: data.count },
-    })),
+  getCollection: async () => (await import("../helpers/data-api-mocks.ts")).collectionEntries(pages),
   // Like a build's external module: every read of a page parses its comments afresh, and the
   // loader made the list of each post that fits one page.
   render: async () => {
@@ -61,17 +54,15 @@ vi.mock("astro:content", () => ({
   },
 }));
 
-vi.mock("virtual:astro-comments/config", async () => {
-  const { resolveOptions } = await import("../../src/integration/options.ts");
-  const options = resolveOptions({}, {}, { requireCredentials: false });
-  return {
-    default: {
-      ...options,
-      collection: "comments",
-      pages: { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false },
-    },
-  };
-});
+vi.mock("virtual:astro-comments/config", async () =>
+  (await import("../helpers/data-api-mocks.ts")).configModule({
+    size: 10,
+    route: "/comments",
+    base: "/",
+    trailingSlash: true,
+    movedLinks: false,
+  }),
+);
 
 // As in a build: in dev, entries and their comments are read afresh on every call.
 vi.stubEnv("DEV", false);

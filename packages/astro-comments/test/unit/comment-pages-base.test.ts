@@ -18,28 +18,19 @@ const pages: Record<string, PageCommentsData> = {
 };
 
 vi.mock("astro:content", () => ({
-  getCollection: async () =>
-    Object.entries(pages).map(([id, data]) => ({
-      id,
-      collection: "comments",
-      digest: `digest-of-${id}`,
-      filePath: "shard-0",
-      data: { path: data.path, count: data.count },
-    })),
+  getCollection: async () => (await import("../helpers/data-api-mocks.ts")).collectionEntries(pages),
   render: async () => ({ remarkPluginFrontmatter: structuredClone(pages) }),
 }));
 
-vi.mock("virtual:astro-comments/config", async () => {
-  const { resolveOptions } = await import("../../src/integration/options.ts");
-  const options = resolveOptions({}, {}, { requireCredentials: false });
-  return {
-    default: {
-      ...options,
-      collection: "comments",
-      pages: { size: 10, route: "/comments", base: "/docs/", trailingSlash: true, movedLinks: false },
-    },
-  };
-});
+vi.mock("virtual:astro-comments/config", async () =>
+  (await import("../helpers/data-api-mocks.ts")).configModule({
+    size: 10,
+    route: "/comments",
+    base: "/docs/",
+    trailingSlash: true,
+    movedLinks: false,
+  }),
+);
 
 vi.stubEnv("DEV", false);
 vi.stubEnv("PROD", true);
