@@ -46,8 +46,16 @@ export interface PostPagination {
 /** A long thread shows this share of the budget as replies where it starts; its pages hold the rest. */
 const PREVIEW_SHARE = 10;
 
+/**
+ * A path as a link writes it, percent-encoded. Page keys are decoded, so a post's "#" or "?" is part
+ * of its path ("/posts/c%23" is the post "/posts/c#"), never the start of a fragment or a query.
+ */
+export function urlPath(path: string): string {
+  return encodeURI(path).replace(/[?#]/g, encodeURIComponent);
+}
+
 function withBase(settings: PagesSettings, path: string): string {
-  const url = `${settings.base.replace(/\/+$/, "")}${path}`;
+  const url = `${settings.base.replace(/\/+$/, "")}${urlPath(path)}`;
   return settings.trailingSlash ? `${url}/` : url;
 }
 
@@ -69,7 +77,7 @@ export function postParam(key: string, base: string): string {
 
 /** The URL of the post itself, from its key. */
 export function postHref(key: string, settings: Pick<PagesSettings, "trailingSlash">): string {
-  return settings.trailingSlash && !key.endsWith("/") ? `${key}/` : key;
+  return urlPath(settings.trailingSlash && !key.endsWith("/") ? `${key}/` : key);
 }
 
 /**

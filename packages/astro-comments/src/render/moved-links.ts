@@ -3,14 +3,14 @@
 // A post's comment pages get a small JSON file (page URL → the ids on it) and an inline script
 // that reads it only when the page lacks the id the hash names. Pure: the file's URL and
 // contents, and the script's text.
-import { commentHrefs, postParam, type PagesSettings, type PostPagination } from "./comment-pages.ts";
+import { commentHrefs, postParam, urlPath, type PagesSettings, type PostPagination } from "./comment-pages.ts";
 
 /** The route parameter of a post's moved-links file: its path below the base, as the comment pages'. */
 export const movedLinksParam = postParam;
 
 /** The URL of a post's moved-links file: "/comments/posts/x.json". */
 export function movedLinksUrl(key: string, settings: Pick<PagesSettings, "base" | "route">): string {
-  return `${settings.base.replace(/\/+$/, "")}${settings.route}/${postParam(key, settings.base)}.json`;
+  return `${settings.base.replace(/\/+$/, "")}${urlPath(`${settings.route}/${postParam(key, settings.base)}`)}.json`;
 }
 
 /** Page URL → the ids of the comments it holds: what the script looks an id up in. */

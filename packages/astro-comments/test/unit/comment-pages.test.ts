@@ -8,6 +8,7 @@ import {
   freshFirstPage,
   navItems,
   paginateComments,
+  postHref,
   type PagesSettings,
 } from "../../src/render/comment-pages.ts";
 import { storedComment as comment } from "../helpers/stored-comments.ts";
@@ -186,6 +187,19 @@ describe("navItems", () => {
     );
     expect(navItems(pages, 5_000)).toHaveLength(9);
     expect(read.size).toBeLessThanOrEqual(7);
+  });
+});
+
+describe("links to a post and its comment pages", () => {
+  it.each([
+    ["/posts/c#sharp?", "/posts/c%23sharp%3F/", "/comments/posts/c%23sharp%3F/page/2/"],
+    ["/posts/café", "/posts/caf%C3%A9/", "/comments/posts/caf%C3%A9/page/2/"],
+    ["/posts/100%", "/posts/100%25/", "/comments/posts/100%25/page/2/"],
+  ])("write the decoded key %s percent-encoded, its # and ? as part of the path", (key, post, page2) => {
+    const comments = Array.from({ length: 11 }, (_, i) => comment(`c${i}`));
+    const { pages } = paginateComments(key, postHref(key, settings), comments, settings);
+    expect(pages.map((page) => page.href)).toEqual([post, page2]);
+    expect(new URL(page2, "https://example.com").pathname).toBe(page2);
   });
 });
 
