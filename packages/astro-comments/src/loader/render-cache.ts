@@ -81,11 +81,7 @@ interface Pack {
   damaged: number;
 }
 
-export function renderCache(
-  cacheDir: URL,
-  logger: { warn(message: string): void },
-  renderer: Renderer = packageRenderer(),
-): RenderCache {
+export function renderCache(cacheDir: URL, logger: { warn(message: string): void }, renderer: Renderer): RenderCache {
   const dir = join(fileURLToPath(cacheDir), "astro-comments", "render");
   const file = (shard: number) => join(dir, `bodies-${shard}.txt`);
   const packs = new Map<number, Promise<Pack>>();

@@ -290,7 +290,7 @@ export function freshFirstPage(fresh: readonly StoredComment[], built: PostPagin
   return shown;
 }
 
-/** Whether a post shows differently with comment pages than without: more than one page. */ /** Whether a post shows differently with comment pages than without: more than one page. */
+/** Whether a post shows differently with comment pages than without: more than one page. */
 export function isPaginated(pagination: PostPagination): boolean {
   return pagination.pages.length > 1 || pagination.threads.size > 0;
 }

@@ -181,8 +181,8 @@ describe("the render cache", () => {
     const module = new URL("../../src/loader/render-cache.ts", import.meta.url).href;
     // Two processes, as two builds are, each rendering its own half and more.
     const script = (from: number) =>
-      `import { renderCache } from ${JSON.stringify(module)};
-       const cache = renderCache(new URL(${JSON.stringify(cacheDir.href)}), console);
+      `import { packageRenderer, renderCache } from ${JSON.stringify(module)};
+       const cache = renderCache(new URL(${JSON.stringify(cacheDir.href)}), console, packageRenderer());
        const render = await cache.renderer(${SHARD});
        for (let i = ${from}; i < ${from} + 400; i++) render("<p>body " + i + "</p>", "body " + i);
        await cache.save();`;
