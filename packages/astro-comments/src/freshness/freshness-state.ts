@@ -9,7 +9,7 @@
 // keeping one number per page and no comment. XOR would let twins cancel out; a sum does not.
 import { hash } from "node:crypto";
 import type { CommentReply, CommentThread } from "../api/generated/api-types.ts";
-import { pathKey } from "../render/path-key.ts";
+import { memoizedKeys } from "../render/path-key.ts";
 
 /** Changes whenever the canonical hashing or the shape below changes; a check of another format builds. */
 export const STATE_FORMAT = 1;
@@ -105,7 +105,7 @@ export class FreshnessStateCollector {
   readonly #info: StateInfo;
   readonly #pages = new Map<string, PageSum>();
   /** Path as served → page key: a page's threads repeat its path, and pathKey is as dear as the hash. */
-  readonly #keys = new Map<string, string>();
+  readonly #keyOf = memoizedKeys();
 
   constructor(info: StateInfo) {
     this.#info = info;
@@ -113,8 +113,7 @@ export class FreshnessStateCollector {
 
   add(_page: number, threads: Iterable<CommentThread>): void {
     for (const thread of threads) {
-      let key = this.#keys.get(thread.path);
-      if (key === undefined) this.#keys.set(thread.path, (key = pathKey(thread.path)));
+      const key = this.#keyOf(thread.path);
       const page = this.#pages.get(key) ?? { count: 0, sum: 0n };
       page.count += 1 + thread.children.length;
       page.sum = addThread(page.sum, thread);

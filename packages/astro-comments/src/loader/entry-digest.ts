@@ -20,6 +20,11 @@ export function entryDigest(
   count: number,
   crawled?: CompleteFreshnessState["pages"][string],
 ): string {
-  const digest = crawled !== undefined && crawled.count === count ? crawled.digest : threadsDigest(threads);
-  return integrityDigest(`${renderVersion}\n${digest}`);
+  return crawled !== undefined && crawled.count === count
+    ? crawledDigest(renderVersion, crawled)
+    : integrityDigest(`${renderVersion}\n${threadsDigest(threads)}`);
 }
+
+/** A page's digest from the crawl's digest of its threads, when the crawl's state holds the page. */
+export const crawledDigest = (renderVersion: string, crawled: CompleteFreshnessState["pages"][string]): string =>
+  integrityDigest(`${renderVersion}\n${crawled.digest}`);

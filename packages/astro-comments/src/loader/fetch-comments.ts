@@ -8,14 +8,15 @@ import type { AstroIntegrationLogger } from "astro";
 import type { CommentThread } from "../api/generated/api-types.ts";
 import { collectThreads, type PageCollector } from "../api/crawl.ts";
 import { crawlComments, type CrawlHooks, type CrawlSettings, type CrawlSummary } from "../api/crawl-comments.ts";
-import { checkCrawlFile, readCheckCrawl, removeCheckCrawl } from "../freshness/check-crawl.ts";
+import { checkCrawlFile, readCheckCrawl, removeCheckCrawl, type CrawlThreads } from "../freshness/check-crawl.ts";
 import { undiciTransport } from "../api/undici-transport.ts";
 import { FreshnessStateCollector, type CompleteFreshnessState } from "../freshness/freshness-state.ts";
 import type { Credentials, ResolvedOptions } from "../integration/options.ts";
 import { whileWaited } from "../api/patience.ts";
 
 export interface FetchedComments {
-  threads: CommentThread[];
+  /** Every thread as served; from a check's crawl, read a site page at a time, as they are needed. */
+  threads: CommentThread[] | CrawlThreads;
   summary: CrawlSummary;
   /** The state of these comments: each page's digest, and what the build publishes (feeds.state). */
   crawlState: CompleteFreshnessState;

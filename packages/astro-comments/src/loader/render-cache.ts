@@ -64,6 +64,12 @@ export interface RenderCache {
    * (the other pages of a shard, whose comments the modules kept): only entries no page uses are dropped.
    */
   retain(shard: number, bodies: Iterable<Body>): void;
+  /**
+   * Keeps every entry of a pack this sync read: for the pages of the shard whose bodies it does not
+   * know (right after a check, the pages that did not change are not read from its crawl). The
+   * next sync that knows every body drops the entries none uses.
+   */
+  keepAll(shard: number): void;
   /** Whether this sync read the shard's pack. */
   read(shard: number): boolean;
   readonly counts: RenderCacheCounts;
@@ -128,6 +134,11 @@ export function renderCache(cacheDir: URL, logger: { warn(message: string): void
         const body = pack.found.get(key);
         if (body !== undefined) pack.used.set(key, body);
       }
+    },
+    keepAll(shard) {
+      const pack = loaded.get(shard);
+      if (pack === undefined) return;
+      for (const [key, body] of pack.found) if (!pack.used.has(key)) pack.used.set(key, body);
     },
     read: (shard) => loaded.has(shard),
     async save() {

@@ -6,12 +6,20 @@ import type { CrawlSummary } from "../api/crawl-comments.ts";
 import { configError, withoutTrace } from "../errors.ts";
 import { CacheNotWritable } from "../errors-data.ts";
 import type { Credentials } from "../integration/options.ts";
-import { aliasedKey, buildAliasMap, dedupeAliasedThreads, type RedirectTarget } from "../render/aliases.ts";
+import type { CommentThread } from "../api/generated/api-types.ts";
+import type { CompleteFreshnessState } from "../freshness/freshness-state.ts";
+import {
+  aliasedKey,
+  buildAliasMap,
+  dedupeAliasedThreads,
+  type AliasMap,
+  type RedirectTarget,
+} from "../render/aliases.ts";
 import { countComments, groupThreadsByPage, renderPageComments, sortPageThreads } from "../render/comment-tree.ts";
 import type { SiteHandoff } from "../site-registry.ts";
 import { count, listPages, plural } from "../utils/counting.ts";
 import { prepareCacheFolder, storeRoomWarning } from "./cache-folder.ts";
-import { entryDigest } from "./entry-digest.ts";
+import { crawledDigest, entryDigest } from "./entry-digest.ts";
 import type { PageEntryData } from "./entry-schema.ts";
 import { ago, startFetch, type ClientOverrides, type FetchedComments } from "./fetch-comments.ts";
 import { lastGoodFiles, type LastFetch, type StoredEntry } from "./last-good.ts";
@@ -89,12 +97,11 @@ export async function syncComments(
   const refused = await refusals;
   if (refused !== undefined)
     throw withoutTrace(configError(CacheNotWritable, refused.dir, refused.code), (trace) => logger.debug(trace));
-  const { threads, summary, crawlState } = fetched;
+  const { summary, crawlState } = fetched;
   site.crawlState = crawlState;
   const redirects = (context.config.redirects ?? {}) as Record<string, RedirectTarget>;
   const aliases = buildAliasMap(site.options.aliases, redirects, context.config.base);
-  const pages = groupThreadsByPage(threads, aliasedKey(aliases));
-  threads.length = 0;
+  const pages = pageInputs(fetched.threads, crawlState, aliases, renderer.version);
   const sameSource = meta.get("source") === source;
   const previousCount = sameSource ? store.keys().length : 0;
   if (!sameSource) store.clear();
@@ -103,13 +110,7 @@ export async function syncComments(
   const renderedPages = new Set<string>();
   let comments = 0;
   const toStore: PageToStore[] = [];
-  for (const [id, pageThreads] of pages) {
-    // The digest is taken over the merged threads, so adding or removing an alias changes it. The
-    // crawl's state keys pages by the service's paths: it holds a page's threads only without aliases.
-    const merged = aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id);
-    const count = countComments(merged);
-    const crawled = aliases.size === 0 && Object.hasOwn(crawlState.pages, id) ? crawlState.pages[id] : undefined;
-    const digest = entryDigest(renderer.version, merged, count, crawled);
+  for (const [id, { count, digest, threads }] of pages) {
     comments += count;
     toStore.push({
       id,
@@ -117,20 +118,25 @@ export async function syncComments(
       count,
       render: async () => {
         renderedPages.add(id);
-        const sorted = sortPageThreads(merged);
+        const sorted = sortPageThreads(threads());
         return renderPageComments(id, sorted, unknownLanguages, await bodies.renderer(shardOf(id)));
       },
     });
   }
   const { rendered, damaged, filePaths } = await storeShards(context, modules, toStore);
   // The pages the modules kept, in a shard whose pack was read: their bodies stay cached.
-  for (const [id, pageThreads] of pages) {
-    if (renderedPages.has(id) || !bodies.read(shardOf(id))) continue;
-    bodies.retain(
-      shardOf(id),
-      pageThreads.flatMap((thread) => [thread, ...thread.children]),
-    );
+  const unread = new Set<number>();
+  for (const [id, { held, threads }] of pages) {
+    const shard = shardOf(id);
+    if (renderedPages.has(id) || !bodies.read(shard)) continue;
+    if (held)
+      bodies.retain(
+        shard,
+        threads().flatMap((thread) => [thread, ...thread.children]),
+      );
+    else unread.add(shard);
   }
+  for (const shard of unread) bodies.keepAll(shard);
   if (damaged.length > 0)
     logger.info(`rebuilt ${plural(damaged.length, "damaged comment module")} in ${modules.dir} from the fetch`);
   let removed = 0;
@@ -190,6 +196,52 @@ export async function syncComments(
   logger.info(
     `${plural(comments, "comment")} on ${plural(pages.size, "page")}: ${count(rendered)} rendered, ${count(pages.size - rendered)} unchanged, ${count(removed)} removed ${describeFetch(summary, fetched.reused)}${rendered > 0 ? describeBodies(bodies.counts) : ""}`,
   );
+}
+
+/** What the sync knows of a page before it stores it. */
+interface PageInput {
+  count: number;
+  digest: string;
+  /** Its threads, aliases merged. */
+  threads(): readonly CommentThread[];
+  /** Whether its threads are in memory already; if not, they are read from the check's crawl when asked for. */
+  held: boolean;
+}
+
+/**
+ * Every page's count, digest and threads. Right after a check, without aliases, the crawl's state
+ * gives each page's count and digest, and a page's threads are decoded from the check's crawl only
+ * when it is rendered: the pages whose comments did not change are never read.
+ */
+function pageInputs(
+  threads: FetchedComments["threads"],
+  crawlState: CompleteFreshnessState,
+  aliases: AliasMap,
+  renderVersion: string,
+): Map<string, PageInput> {
+  const inputs = new Map<string, PageInput>();
+  // Told apart by shape: the integration (Node) and the loader (Vite's module runner) may each
+  // hold a copy of the class.
+  const crawl = Array.isArray(threads) ? undefined : threads;
+  if (crawl !== undefined && aliases.size === 0) {
+    for (const [id, crawled] of Object.entries(crawlState.pages)) {
+      const digest = crawledDigest(renderVersion, crawled);
+      inputs.set(id, { count: crawled.count, digest, threads: () => crawl.of(id), held: false });
+    }
+    return inputs;
+  }
+  const served = crawl?.all() ?? (threads as CommentThread[]);
+  for (const [id, pageThreads] of groupThreadsByPage(served, aliasedKey(aliases))) {
+    // The digest is taken over the merged threads, so adding or removing an alias changes it. The
+    // crawl's state keys pages by the service's paths: it holds a page's threads only without aliases.
+    const merged = aliases.size === 0 ? pageThreads : dedupeAliasedThreads(pageThreads, id);
+    const count = countComments(merged);
+    const crawled = aliases.size === 0 && Object.hasOwn(crawlState.pages, id) ? crawlState.pages[id] : undefined;
+    const digest = entryDigest(renderVersion, merged, count, crawled);
+    inputs.set(id, { count, digest, threads: () => merged, held: true });
+  }
+  served.length = 0;
+  return inputs;
 }
 
 function describeFetch(summary: CrawlSummary, reused: FetchedComments["reused"]): string {

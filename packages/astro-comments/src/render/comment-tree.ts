@@ -4,7 +4,7 @@ import type { CommentReply, CommentThread } from "../api/generated/api-types.ts"
 import type { PageCommentsData, StoredComment, StoredReply } from "../loader/entry-schema.ts";
 import { commentIdAllocator } from "./comment-id.ts";
 import { loadLanguagesOf } from "./highlight.ts";
-import { pathKey } from "./path-key.ts";
+import { memoizedKeys, pathKey } from "./path-key.ts";
 import { renderCommentBody, type RenderedBody } from "./render-body.ts";
 import { withoutControlCharacters } from "./sanitize.ts";
 
@@ -20,12 +20,9 @@ export function groupThreadsByPage(
   keyOf: (path: string) => string = pathKey,
 ): Map<string, CommentThread[]> {
   const pages = new Map<string, CommentThread[]>();
-  // A page's threads repeat its path, and a key costs more than a lookup: 99 against 19 ms for
-  // 40,000 threads on 2,000 pages.
-  const keys = new Map<string, string>();
+  const keyOfPath = memoizedKeys(keyOf);
   for (const thread of threads) {
-    let key = keys.get(thread.path);
-    if (key === undefined) keys.set(thread.path, (key = keyOf(thread.path)));
+    const key = keyOfPath(thread.path);
     const page = pages.get(key);
     if (page) page.push(thread);
     else pages.set(key, [thread]);

@@ -60,7 +60,7 @@ describe("the crawl a check leaves", () => {
     const found = await readCheckCrawl(file, credentials, TEN_MINUTES, at(3));
     expect(found).toMatchObject({ kind: "fresh", crawledAt, ageMs: 3 * 60_000, state });
     if (found.kind !== "fresh") return;
-    expect(found.threads.map((t) => t.content)).toEqual([
+    expect(found.threads.all().map((t) => t.content)).toEqual([
       "Comment 2",
       "Comment 3",
       "Comment 4",
@@ -69,6 +69,42 @@ describe("the crawl a check leaves", () => {
       "Comment 7",
     ]);
     expect(found.figures).toEqual({ requests: 4, perPage: 2, bytes: 1234, pages: 3 });
+  });
+
+  it("gives one site page's threads, from every page of the crawl that holds them, in served order", async () => {
+    const writer = new CheckCrawlWriter(file, credentials, crawledAt);
+    await writer.prepare();
+    const collector = writer.collect();
+    collector.add(2, [thread("/b/", 4), thread("/a", 5)]);
+    collector.add(1, [thread("/a", 1), thread("/c", 2), thread("https://example.com/a?x=1", 3)]);
+    await writer.commit(collector.finish(), { requests: 2, perPage: 3, bytes: 99, pages: 2 });
+    const found = await readCheckCrawl(file, credentials, TEN_MINUTES, at(1));
+    if (found.kind !== "fresh") throw new Error(`not fresh: ${JSON.stringify(found)}`);
+    const contents = (key: string) => found.threads.of(key).map((t) => t.content);
+    expect(contents("/a")).toEqual(["Comment 1", "Comment 3", "Comment 5"]);
+    expect(contents("/b")).toEqual(["Comment 4"]);
+    expect(contents("/c")).toEqual(["Comment 2"]);
+    expect(contents("/d")).toEqual([]);
+    expect(Object.keys(found.state.pages).sort()).toEqual(["/a", "/b", "/c"]);
+  });
+
+  it("is not used when its index leaves out a page of its state, or names a page it does not hold", async () => {
+    await writeCrawl();
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const why = async (change: (index: Record<string, number[]>) => void) => {
+      const trailer = JSON.parse(lines.at(-1)!.slice(17));
+      change(trailer.index);
+      const json = JSON.stringify(trailer);
+      writeFileSync(file, `${[...lines.slice(0, -1), `${integrityDigest(json)} ${json}`].join("\n")}\n`);
+      const found = await readCheckCrawl(file, credentials, TEN_MINUTES, at(1));
+      return found.kind === "ignored" ? found.why : found.kind;
+    };
+    expect(await why(() => undefined)).toBe("fresh");
+    const damaged = "it is damaged (its index does not fit its state)";
+    expect(await why((index) => delete index["/b"])).toBe(damaged);
+    expect(await why((index) => (index["/b"] = [4]))).toBe(damaged);
+    expect(await why((index) => (index["/b"] = []))).toBe(damaged);
+    expect(await why((index) => (index["/gone"] = [1]))).toBe(damaged);
   });
 
   it("is none when no check left one", async () => {
