@@ -142,14 +142,14 @@ describe("feeds", () => {
     expect(xml).not.toContain("helo-world");
     const [newest] = feed.entry;
     expect(newest.author.name).toBe(HOSTILE.trim());
-    expect(newest.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/hostile-input#comment-[0-9a-f]{8}$/);
+    expect(newest.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/hostile-input\/#comment-[0-9a-f]{8}$/);
     expect(newest.content["@type"]).toBe("html");
     expect(newest.content["#text"]).not.toContain("<script");
     expect(xml).not.toMatch(/<script|<img/);
     const moved = feed.entry.find((e: { author: { name: string } }) => e.author.name === "Bob");
-    expect(moved.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/hello-world#comment-/);
+    expect(moved.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/hello-world\/#comment-/);
     const aliased = feed.entry.find((e: { author: { name: string } }) => e.author.name === "Cy");
-    expect(aliased.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/code-in-comments#comment-[0-9a-f]{8}$/);
+    expect(aliased.link[0]["@href"]).toMatch(/^https:\/\/example\.com\/posts\/code-in-comments\/#comment-[0-9a-f]{8}$/);
   });
 
   it("writes one valid Atom feed per page with comments", () => {

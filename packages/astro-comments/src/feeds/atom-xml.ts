@@ -2,6 +2,7 @@
 // collection's entries and the site URL. Every value is XML-escaped, and characters XML 1.0 cannot
 // carry at all are dropped, so a hostile name or body never breaks the document.
 import type { PageCommentsData } from "../loader/entry-schema.ts";
+import { postHref } from "../render/comment-pages.ts";
 import { pathKey } from "../render/path-key.ts";
 
 export interface FeedComment {
@@ -25,6 +26,8 @@ export interface AtomFeedInput {
   siteUrl: string;
   comments: readonly FeedComment[];
   limit: number;
+  /** Whether the site's page URLs end in "/", as links to comments on their posts then do. */
+  trailingSlash: boolean;
 }
 
 // XML 1.0 Char production: tab, LF, CR and U+0020 upwards, without surrogates halves or U+FFFE/F.
@@ -100,7 +103,7 @@ export async function buildAtomFeed(input: AtomFeedInput): Promise<string> {
   // An empty feed still needs an `updated`; the epoch keeps the document byte-stable.
   const updated = latest[0] ? iso(latest[0].createdAt) : new Date(0).toISOString();
   const entries = latest.map((comment) => {
-    const link = new URL(comment.href ?? `${comment.page}#${comment.id}`, input.siteUrl).href;
+    const link = new URL(comment.href ?? `${postHref(comment.page, input)}#${comment.id}`, input.siteUrl).href;
     return (
       `  <entry>\n` +
       `    <id>${escapeXml(ids.get(comment)!)}</id>\n` +

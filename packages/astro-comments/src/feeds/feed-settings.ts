@@ -4,6 +4,7 @@ import type { AstroConfig } from "astro";
 import { configError } from "../errors.ts";
 import { FeedNeedsSite } from "../errors-data.ts";
 import type { ResolvedOptions } from "../integration/options.ts";
+import { urlPath, urlsEndInSlash } from "../render/comment-pages.ts";
 
 export interface FeedSettings {
   title: string;
@@ -16,6 +17,8 @@ export interface FeedSettings {
   base: string;
   /** feeds.pageAtom, the pattern of the per-page feeds, if there are any. */
   pagePattern: string | undefined;
+  /** Whether the site's page URLs end in "/": a link to a comment on its post is written as the site's own links are. */
+  trailingSlash: boolean;
 }
 
 /** A route pattern as served: below the site's base. */
@@ -26,7 +29,7 @@ function withBasePath(base: string, pattern: string): string {
 /** The feeds' settings; throws when the site has no `site` URL to make links absolute with. */
 export function feedSettings(
   feeds: ResolvedOptions["feeds"],
-  config: Pick<AstroConfig, "site" | "base">,
+  config: Pick<AstroConfig, "site" | "base" | "trailingSlash" | "build">,
 ): FeedSettings {
   if (!config.site) {
     const which = [feeds.atom && `feeds.atom "${feeds.atom}"`, feeds.pageAtom && `feeds.pageAtom "${feeds.pageAtom}"`]
@@ -42,6 +45,7 @@ export function feedSettings(
     siteUrl: url("/"),
     base: config.base,
     pagePattern: feeds.pageAtom,
+    trailingSlash: urlsEndInSlash(config),
   };
 }
 
@@ -52,7 +56,8 @@ export function pageFeedParam(key: string, base: string): string {
   return local.replace(/^\/+/, "") || "index";
 }
 
-/** Absolute URL of a page's own feed. */
+/** Absolute URL of a page's own feed; the page's "#" or "?" is part of its path, never a fragment or a query. */
 export function pageFeedUrl(settings: FeedSettings, param: string): string {
-  return new URL(withBasePath(settings.base, settings.pagePattern!.replace("[...page]", param)), settings.siteUrl).href;
+  const path = settings.pagePattern!.replace("[...page]", urlPath(param));
+  return new URL(withBasePath(settings.base, path), settings.siteUrl).href;
 }

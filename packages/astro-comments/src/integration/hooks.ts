@@ -12,7 +12,7 @@ import { INTEGRATION_NAME } from "../constants.ts";
 import { configError } from "../errors.ts";
 import { LayoutNotFound, MissingCollection, OrphanComments } from "../errors-data.ts";
 import { resolveOptions, type CommentsOptions, type ResolvedOptions } from "./options.ts";
-import type { PagesSettings } from "../render/comment-pages.ts";
+import { urlsEndInSlash, type PagesSettings } from "../render/comment-pages.ts";
 import { builtPageKeys, describeOrphans, findOrphans, unshownKeys } from "./orphans.ts";
 import { feedSettings } from "../feeds/feed-settings.ts";
 import { finishFeeds } from "../feeds/finish-feeds.ts";
@@ -52,11 +52,7 @@ function pagesSettings(
   config: Pick<AstroConfig, "base" | "trailingSlash" | "build">,
 ): PagesSettings | false {
   if (option === false) return false;
-  // Astro writes a comment page (not an index route) as page/2.html under "file" and "preserve",
-  // and a host serves that file at page/2, not page/2/. Optional chaining: the unit tests hand the
-  // hook a partial config.
-  const format = config.build?.format;
-  const trailingSlash = config.trailingSlash !== "never" && format !== "file" && format !== "preserve";
+  const trailingSlash = urlsEndInSlash(config);
   return { size: option.size, route: option.route, base: config.base, trailingSlash, movedLinks: option.movedLinks };
 }
 

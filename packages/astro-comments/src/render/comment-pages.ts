@@ -2,6 +2,7 @@
 // writes, and a thread bigger than the budget gets pages of its own. Pure: which comment goes on
 // which page, and the URL of every page, so that every link to a comment (the markup, the feeds,
 // JSON-LD, the island) lands where the comment is. docs/long-threads.md says why it is split so.
+import type { AstroConfig } from "astro";
 import type { StoredComment, StoredReply } from "../loader/entry-schema.ts";
 
 /** Where comment pages live and how big they are (the `pages` option, resolved against the site). */
@@ -73,6 +74,16 @@ export function underBase(key: string, base: string): boolean {
 export function postParam(key: string, base: string): string {
   const local = underBase(key, base) ? key.slice(base.replace(/\/+$/, "").length) : key;
   return local.replace(/^\/+/, "") || "index";
+}
+
+/**
+ * Whether the site's page URLs end in "/" (trailingSlash and build.format). Astro writes a page
+ * that is not an index route as page.html under "file" and "preserve", and a host serves that
+ * file at /page, not /page/. Optional chaining: the unit tests hand the hook a partial config.
+ */
+export function urlsEndInSlash(config: Pick<AstroConfig, "trailingSlash" | "build">): boolean {
+  const format = config.build?.format;
+  return config.trailingSlash !== "never" && format !== "file" && format !== "preserve";
 }
 
 /** The URL of the post itself, from its key. */

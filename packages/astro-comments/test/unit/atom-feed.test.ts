@@ -55,6 +55,7 @@ describe("Atom feed", () => {
       siteUrl: "https://example.com/",
       comments: feedComments(entries),
       limit: 50,
+      trailingSlash: false,
     });
     expect(XMLValidator.validate(xml)).toBe(true);
     const { feed } = parse(xml);
@@ -88,6 +89,7 @@ describe("Atom feed", () => {
       siteUrl: "https://example.com/",
       comments: feedComments(entries),
       limit: 1,
+      trailingSlash: false,
     });
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).not.toContain("<script>");
@@ -107,6 +109,26 @@ describe("Atom feed", () => {
     expect(await atomEntryId({ ...a!, path: "/posts/other" })).not.toBe(await atomEntryId(a!));
   });
 
+  it("links each comment on its post as the site's own links are written: the trailing slash, the path encoded", async () => {
+    const onPost = (page: string) =>
+      feedComments([entry(page, [comment("Ann", "2026-01-02T10:00:00.000000Z", "<p>hi</p>", page)])]);
+    const link = async (page: string, trailingSlash: boolean) => {
+      const xml = await buildAtomFeed({
+        title: "t",
+        selfUrl: "https://example.com/docs/c.xml",
+        siteUrl: "https://example.com/docs/",
+        comments: onPost(page),
+        limit: 1,
+        trailingSlash,
+      });
+      return parse(xml).feed.entry[0].link[0]["@href"] as string;
+    };
+    expect(await link("/docs/posts/a", true)).toBe("https://example.com/docs/posts/a/#comment-302");
+    expect(await link("/docs/posts/a", false)).toBe("https://example.com/docs/posts/a#comment-302");
+    // A post whose path holds "#" or "?": the link still leads to that post, and to the comment on it.
+    expect(await link("/docs/c# tips?", true)).toBe("https://example.com/docs/c%23%20tips%3F/#comment-302");
+  });
+
   it("is valid with no comments at all", async () => {
     const xml = await buildAtomFeed({
       title: "t",
@@ -114,6 +136,7 @@ describe("Atom feed", () => {
       siteUrl: "https://example.com/",
       comments: [],
       limit: 50,
+      trailingSlash: false,
     });
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(parse(xml).feed.updated).toBe("1970-01-01T00:00:00.000Z");
@@ -140,6 +163,7 @@ describe("per-page feed paths", () => {
     siteUrl: "https://example.com/docs/",
     base: "/docs/",
     pagePattern: "/comments/[...page].xml",
+    trailingSlash: true,
   };
 
   it("names a page's feed by its key below the base, the home page 'index'", () => {
@@ -148,5 +172,7 @@ describe("per-page feed paths", () => {
     expect(pageFeedParam("/", "/")).toBe("index");
     expect(pageFeedParam("/posts/x", "/")).toBe("posts/x");
     expect(pageFeedUrl(settings, "posts/x")).toBe("https://example.com/docs/comments/posts/x.xml");
+    expect(pageFeedUrl(settings, "c# tips?")).toBe("https://example.com/docs/comments/c%23%20tips%3F.xml");
+    expect(pageFeedUrl(settings, "posts/café")).toBe("https://example.com/docs/comments/posts/caf%C3%A9.xml");
   });
 });

@@ -18,7 +18,14 @@ const comments = [
   comment("/gone", "Orphan2", 8),
 ];
 const feed = (limit = Number.POSITIVE_INFINITY) =>
-  buildAtomFeed({ title: "t", selfUrl: "https://example.com/c.xml", siteUrl: "https://example.com/", comments, limit });
+  buildAtomFeed({
+    title: "t",
+    selfUrl: "https://example.com/c.xml",
+    siteUrl: "https://example.com/",
+    comments,
+    limit,
+    trailingSlash: true,
+  });
 
 async function* linesOf(text: string) {
   const lines = text.split("\n");
@@ -53,6 +60,7 @@ describe("a feed trimmed to what the site shows", () => {
       siteUrl: "https://example.com/",
       comments: shown,
       limit: 3,
+      trailingSlash: true,
     });
     expect(await trimmed(await feed(), (key) => key !== "/gone", 3)).toBe(direct);
     // With everything shown, it is the limited feed itself, bodies' line breaks and all.
