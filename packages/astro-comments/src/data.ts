@@ -6,6 +6,7 @@
 // loaded only for a page that shows them.
 import { getCollection, render } from "astro:content";
 import config from "virtual:astro-comments/config";
+import notice from "virtual:astro-comments/notice";
 import type { PageCommentsData, PageEntryData } from "./loader/entry-schema.ts";
 import { fillTemplate, formatCount, formatNumber, pluralCategory, type PluralForms } from "./i18n/messages.ts";
 import { localeSettings, pageLocale, type PageLocale } from "./i18n/page-locale.ts";
@@ -174,16 +175,25 @@ export async function getCommentCount(path: string): Promise<number> {
 }
 
 /**
+ * A page's digest as a `cacheKey` takes it: with the notice that the comments are out of date
+ * (staleNotice) when this build shows it. The comments of a build during an outage are the last
+ * good ones, digest and all, so without it a page rendered then kept its notice once the service
+ * was back, and one rendered before lacked it during the outage.
+ */
+const withNotice = (digest: string) => (notice === null ? digest : `${digest}:stale:${notice.asOf ?? ""}`);
+
+/**
  * A value that changes exactly when the page's comments change: fold it into an incremental
  * build's `cacheKey` so the page is rendered again when (and only when) a comment is approved,
- * or a release of astro-comments or of PrismJS renders the comments anew.
+ * a release of astro-comments or of PrismJS renders the comments anew, or the notice that they
+ * are out of date (staleNotice) comes or goes.
  *
  * @example
  * return posts.map(async (post) => ({ params: { slug: post.id }, props: { post },
  *   cacheKey: `${post.digest}:${await getCommentsDigest(`/posts/${post.id}`)}` }));
  */
 export async function getCommentsDigest(path: string): Promise<string> {
-  return String((await entries()).get(pathKey(path))?.digest ?? "");
+  return withNotice(String((await entries()).get(pathKey(path))?.digest ?? ""));
 }
 
 /** Every page that has comments, by page key. Loads every page's comments; for counts, use getAllCommentCounts. */
@@ -371,11 +381,12 @@ export async function commentPageRoutes(): Promise<CommentPageRoute[]> {
   const { base } = config.pages;
   for await (const { key, count, pagination, digest } of paginatedPosts()) {
     const param = postParam(key, base);
+    const cacheKey = withNotice(digest);
     for (const page of pagination.pages.slice(1)) {
       routes.push({
         params: { page: commentPagePath(param, page.number) },
         props: { key, count, pagination, number: page.number },
-        cacheKey: digest,
+        cacheKey,
       });
     }
     for (const [thread, pages] of pagination.threads) {
@@ -383,7 +394,7 @@ export async function commentPageRoutes(): Promise<CommentPageRoute[]> {
         routes.push({
           params: { page: commentPagePath(param, page.number, thread) },
           props: { key, count, pagination, number: page.number, thread },
-          cacheKey: digest,
+          cacheKey,
         });
       }
     }

@@ -65,6 +65,9 @@ vi.mock("virtual:astro-comments/config", async () =>
 );
 
 // As in a build: in dev, entries and their comments are read afresh on every call.
+// The service answered: no notice that the comments are out of date.
+vi.mock("virtual:astro-comments/notice", () => ({ default: null }));
+
 vi.stubEnv("DEV", false);
 vi.stubEnv("PROD", true);
 const data = await import("../../src/data.ts");

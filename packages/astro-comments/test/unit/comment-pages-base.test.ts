@@ -32,6 +32,9 @@ vi.mock("virtual:astro-comments/config", async () =>
   }),
 );
 
+// The service answered: no notice that the comments are out of date.
+vi.mock("virtual:astro-comments/notice", () => ({ default: null }));
+
 vi.stubEnv("DEV", false);
 vi.stubEnv("PROD", true);
 const data = await import("../../src/data.ts");
