@@ -52,14 +52,25 @@ export function listFits(page: PageLocale, site: PageLocale): boolean {
 }
 
 /**
- * Names everything besides the comments that a made list depends on: a list made under another
- * key (other options, an older markup) is never shown; the page renders its comments instead.
+ * The version of the data the dates are written with: the runtime's ICU and CLDR. Another Node can
+ * write the same date differently (ICU 72 put a narrow no-break space before "AM"), and a list made
+ * by the older one would stand beside pages rendered by the newer.
  */
-export function listKey(settings: ListSettings): string {
+export function intlDataVersion(): string {
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions;
+  return `${versions?.icu ?? ""} ${versions?.cldr ?? ""}`;
+}
+
+/**
+ * Names everything besides the comments that a made list depends on: a list made under another
+ * key (other options, an older markup, another runtime's date data) is never shown; the page
+ * renders its comments instead, and the next sync makes the list again.
+ */
+export function listKey(settings: ListSettings, intl = intlDataVersion()): string {
   const { dateLocale, messages } = siteLocale(settings);
   const texts = VIEW_MESSAGES.map((name) => messages[name]);
   const pages = settings.pages === false ? false : { ...settings.pages, rule: ONE_PAGE_RULE };
-  return JSON.stringify([LIST_VERSION, settings.order, settings.dateFormat, dateLocale, texts, pages]);
+  return JSON.stringify([LIST_VERSION, settings.order, settings.dateFormat, dateLocale, texts, pages, intl]);
 }
 
 /**

@@ -8,7 +8,14 @@ import { commentItemsHtml, LIST_VERSION } from "../../src/render/comment-markup.
 import type { PagesSettings } from "../../src/render/comment-pages.ts";
 import { commentView } from "../../src/render/comment-view.ts";
 import { localeSettings, pageLocale } from "../../src/i18n/page-locale.ts";
-import { listFits, listKey, siteListHtml, siteLocale, type ListSettings } from "../../src/render/site-list.ts";
+import {
+  intlDataVersion,
+  listFits,
+  listKey,
+  siteListHtml,
+  siteLocale,
+  type ListSettings,
+} from "../../src/render/site-list.ts";
 
 const pages: PagesSettings = { size: 10, route: "/comments", base: "/", trailingSlash: true, movedLinks: false };
 
@@ -77,6 +84,13 @@ describe("a post's made list", () => {
       expect(listKey(changed)).not.toBe(base);
     }
     expect(base).toContain(JSON.stringify(LIST_VERSION));
+  });
+
+  it("is made again under another runtime's date data: a Node with another ICU or CLDR writes dates its own way", () => {
+    const here = listKey(settings());
+    expect(listKey(settings(), intlDataVersion())).toBe(here);
+    expect(intlDataVersion()).toBe(`${process.versions.icu} ${process.versions.cldr}`);
+    expect(listKey(settings(), "77.1 47.0")).not.toBe(here);
   });
 
   it("is shown on a page in the site's language, whatever its locale is called, and nowhere else", () => {
