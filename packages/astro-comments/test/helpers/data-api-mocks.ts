@@ -18,3 +18,18 @@ export async function configModule(pages: PagesSettings) {
   const options = resolveOptions({}, {}, { requireCredentials: false });
   return { default: { ...options, collection: "comments", pages } };
 }
+
+/** astro:content for these pages: their entries, and one shard whose module holds them all. */
+export const contentModule = (pages: Record<string, PageCommentsData>) => ({
+  getCollection: async () => collectionEntries(pages),
+  render: async () => ({ remarkPluginFrontmatter: structuredClone(pages) }),
+});
+
+/** Comment pages of 10 comments under `base`, as the integration's defaults make them. */
+export const commentPagesUnder = (base: string): PagesSettings => ({
+  size: 10,
+  route: "/comments",
+  base,
+  trailingSlash: true,
+  movedLinks: false,
+});

@@ -54,15 +54,10 @@ vi.mock("astro:content", () => ({
   },
 }));
 
-vi.mock("virtual:astro-comments/config", async () =>
-  (await import("../helpers/data-api-mocks.ts")).configModule({
-    size: 10,
-    route: "/comments",
-    base: "/",
-    trailingSlash: true,
-    movedLinks: false,
-  }),
-);
+vi.mock("virtual:astro-comments/config", async () => {
+  const { configModule, commentPagesUnder } = await import("../helpers/data-api-mocks.ts");
+  return configModule(commentPagesUnder("/"));
+});
 
 // As in a build: in dev, entries and their comments are read afresh on every call.
 // The service answered: no notice that the comments are out of date.

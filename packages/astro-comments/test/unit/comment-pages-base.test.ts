@@ -17,20 +17,12 @@ const pages: Record<string, PageCommentsData> = {
   "/": split("/"),
 };
 
-vi.mock("astro:content", () => ({
-  getCollection: async () => (await import("../helpers/data-api-mocks.ts")).collectionEntries(pages),
-  render: async () => ({ remarkPluginFrontmatter: structuredClone(pages) }),
-}));
+vi.mock("astro:content", async () => (await import("../helpers/data-api-mocks.ts")).contentModule(pages));
 
-vi.mock("virtual:astro-comments/config", async () =>
-  (await import("../helpers/data-api-mocks.ts")).configModule({
-    size: 10,
-    route: "/comments",
-    base: "/docs/",
-    trailingSlash: true,
-    movedLinks: false,
-  }),
-);
+vi.mock("virtual:astro-comments/config", async () => {
+  const { configModule, commentPagesUnder } = await import("../helpers/data-api-mocks.ts");
+  return configModule(commentPagesUnder("/docs/"));
+});
 
 // The service answered: no notice that the comments are out of date.
 vi.mock("virtual:astro-comments/notice", () => ({ default: null }));

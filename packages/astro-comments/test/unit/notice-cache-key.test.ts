@@ -11,19 +11,11 @@ const pages: Record<string, PageCommentsData> = {
   "/posts/long": { path: "/posts/long", count: 30, comments: Array.from({ length: 30 }, (_, i) => comment(`c-${i}`)) },
 };
 
-vi.mock("astro:content", () => ({
-  getCollection: async () => (await import("../helpers/data-api-mocks.ts")).collectionEntries(pages),
-  render: async () => ({ remarkPluginFrontmatter: structuredClone(pages) }),
-}));
-vi.mock("virtual:astro-comments/config", async () =>
-  (await import("../helpers/data-api-mocks.ts")).configModule({
-    size: 10,
-    route: "/comments",
-    base: "/",
-    trailingSlash: true,
-    movedLinks: false,
-  }),
-);
+vi.mock("astro:content", async () => (await import("../helpers/data-api-mocks.ts")).contentModule(pages));
+vi.mock("virtual:astro-comments/config", async () => {
+  const { configModule, commentPagesUnder } = await import("../helpers/data-api-mocks.ts");
+  return configModule(commentPagesUnder("/"));
+});
 vi.stubEnv("DEV", false);
 vi.stubEnv("PROD", true);
 
