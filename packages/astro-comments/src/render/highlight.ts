@@ -2,12 +2,12 @@
 // PrismJS escapes its output, so the result is as safe as its input.
 import Prism from "prismjs";
 import componentsJson from "prismjs/components.json" with { type: "json" };
-import getLoader, { type ComponentEntry, type Components } from "prismjs/dependencies.js";
+import type { ComponentEntry } from "prismjs/dependencies.js";
 import { decodeHTML } from "entities";
 import { GrammarNotLoaded } from "../errors-data.ts";
 import { grammars } from "./prism-grammars.ts";
+import { grammarsToLoad } from "./prism-load-order.ts";
 
-const components = componentsJson as Components;
 const aliases = new Map<string, string>();
 for (const [id, entry] of Object.entries(componentsJson.languages)) {
   if (id === "meta" || typeof entry === "string") continue;
@@ -15,9 +15,12 @@ for (const [id, entry] of Object.entries(componentsJson.languages)) {
   for (const alias of [(entry as ComponentEntry).alias ?? []].flat()) aliases.set(alias, id);
 }
 
-// Any `language-x` in a body, sanitized or not: a word that is not a fence's costs one grammar at most.
+// Any `language-x` in a body, sanitized or not: a word that is not a fence's costs a few grammars at most.
 const LANGUAGE_CLASS = /\blanguage-([A-Za-z0-9_+#.-]+)/g;
 const CODE_TAG = /<code/i;
+// A fence in Markdown code: PrismJS highlights it as it highlights the Markdown, in its language
+// when that is loaded, so it is loaded with the Markdown.
+const MARKDOWN_FENCE = /^[ \t]*(?:`{3,}|~{3,})[ \t]*([A-Za-z0-9_+#.-]+)/gm;
 
 /**
  * The text a body's languages are looked for in. The sanitizer keeps a code block's class as the
@@ -30,33 +33,59 @@ function languageText(html: string): string {
   return html.includes("&") && CODE_TAG.test(html) ? `${html}\n${decodeHTML(html)}` : html;
 }
 
-/**
- * Loads the PrismJS grammars (and the grammars they build on, in PrismJS's order) for the code
- * blocks of these bodies. Grammars load through dynamic imports, so this is asynchronous; call it
- * before highlighting, which is not.
- */
-export async function loadLanguagesOf(htmlBodies: Iterable<string>): Promise<void> {
-  const wanted = new Set<string>();
-  for (const html of htmlBodies) {
-    for (const [, name] of languageText(html).matchAll(LANGUAGE_CLASS)) {
-      const id = aliases.get(name!.toLowerCase());
-      if (id !== undefined && !Prism.languages[id]) wanted.add(id);
-    }
+/** Grammars loaded here (PrismJS's module cache runs each file once, but says nothing). */
+const loaded = new Set<string>();
+
+/** The grammars a body's code blocks are highlighted with: their languages, and Markdown's fences'. */
+function languagesOf(html: string, into: Set<string>): void {
+  const text = languageText(html);
+  let markdown = false;
+  for (const [, name] of text.matchAll(LANGUAGE_CLASS)) {
+    const id = aliases.get(name!.toLowerCase());
+    if (id !== undefined) into.add(id);
+    markdown ||= id === "markdown";
   }
-  if (wanted.size === 0) return;
-  // The grammar files are scripts that extend the global Prism.
-  (globalThis as { Prism?: typeof Prism }).Prism = Prism;
-  // A module runs once, so a grammar already loaded is never reloaded (PrismJS's own loader would).
-  for (const id of getLoader(components, [...wanted], Object.keys(Prism.languages)).getIds()) {
-    if (!Prism.languages[id]) await grammars[id]!();
+  if (!markdown) return;
+  for (const [, name] of decodeHTML(text).matchAll(MARKDOWN_FENCE)) {
+    const id = aliases.get(name!.toLowerCase());
+    if (id !== undefined) into.add(id);
   }
 }
 
-/** PrismJS's grammar id for a fence's language name, or undefined when PrismJS does not know it. */
+/**
+ * Loads the PrismJS grammars for the code blocks of these bodies, each with every grammar that
+ * decides how it highlights, in one fixed order (prism-load-order.ts): a body highlights the same
+ * whatever was loaded before it. Grammars load through dynamic imports, so this is asynchronous;
+ * call it before highlighting, which is not.
+ */
+export async function loadLanguagesOf(htmlBodies: Iterable<string>): Promise<void> {
+  const wanted = new Set<string>();
+  for (const html of htmlBodies) languagesOf(html, wanted);
+  // PrismJS's core comes with HTML, CSS, C-like and JavaScript; a grammar that only changes others
+  // (js-extras) names no language of its own, so what this module loaded is remembered too.
+  const loading = grammarsToLoad(wanted, (id) => loaded.has(id) || Prism.languages[id] !== undefined);
+  if (loading.length === 0) return;
+  // The grammar files are scripts that extend the global Prism.
+  (globalThis as { Prism?: typeof Prism }).Prism = Prism;
+  // A module runs once, so a grammar already loaded is never reloaded (PrismJS's own loader would).
+  for (const id of loading) {
+    await grammars[id]!();
+    loaded.add(id);
+  }
+}
+
+/**
+ * PrismJS's grammar id for a fence's language name, or undefined when PrismJS does not know it as
+ * a language: a component that only changes others (js-extras) names none, and a commenter's
+ * ```js-extras must not stop the build.
+ */
 export function resolveLanguage(name: string): string | undefined {
   const id = aliases.get(name.toLowerCase());
   if (id === undefined) return undefined;
-  if (!Prism.languages[id]) throw new Error(GrammarNotLoaded.message(id));
+  if (!Prism.languages[id]) {
+    if (loaded.has(id)) return undefined;
+    throw new Error(GrammarNotLoaded.message(id));
+  }
   return id;
 }
 

@@ -4,7 +4,7 @@ import { highlightCodeBlocks } from "./highlight.ts";
 import { escapeHtml, sanitizeCommentHtml } from "./sanitize.ts";
 
 /** Bump when sanitizing or highlighting changes their output: stored pages are then rendered again. */
-export const RENDER_VERSION = "6";
+export const RENDER_VERSION = "7";
 
 export interface RenderedBody {
   html: string;

@@ -130,6 +130,19 @@ describe("highlighting", () => {
     expect(comment!.html).toMatch(/<pre tabindex="0" class="language-haskell">[\s\S]*<span class="token /);
   });
 
+  it("shows plain a block named after a PrismJS component that is no language, rather than stop the build", async () => {
+    // js-extras, css-extras, php-extras and xml-doc only change other grammars: no language of their own.
+    const bodies = ["js-extras", "css-extras", "php-extras", "xml-doc"].map(
+      (name) => `<pre><code class="language-${name}">const a = 1;</code></pre>`,
+    );
+    await loadLanguagesOf(bodies);
+    for (const body of bodies) {
+      const { html, unknownLanguages } = highlightCodeBlocks(body);
+      expect(html).toBe(body);
+      expect(unknownLanguages).toHaveLength(1);
+    }
+  });
+
   it("loads a grammar with what it builds on, by its alias", async () => {
     const body = '<pre><code class="language-tsx">const x = &lt;b&gt;{1 as number}&lt;/b&gt;;</code></pre>';
     await loadLanguagesOf([body]);

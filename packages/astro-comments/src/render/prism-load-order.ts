@@ -1,0 +1,118 @@
+// Which PrismJS grammars to load for a body's code, and in what order, so that a body highlights
+// the same whatever other bodies made PrismJS load before it. Pure: no I/O.
+//
+// PrismJS's grammars change each other as they load: CSS and JavaScript add HTML's style and script
+// tags, JSDoc and the template-literal languages extend JavaScript, and a grammar built on another
+// (TypeScript on JavaScript) copies it as it is when it loads. Loaded only as bodies asked, in
+// PrismJS's own order for each batch, an HTML snippet highlighted before any JavaScript had plain
+// script tags and one highlighted after had JavaScript in them, and the render cache kept
+// whichever came first for every later build. So a grammar is loaded with everything that decides
+// how it highlights (what it builds on, what it reads as it loads, what it changes and what
+// changes it), in one order for all sites: after whatever it builds on and after everything that
+// changes what it builds on.
+import componentsJson from "prismjs/components.json" with { type: "json" };
+import type { ComponentEntry } from "prismjs/dependencies.js";
+
+const list = (value: string | readonly string[] | undefined): readonly string[] =>
+  value === undefined ? [] : typeof value === "string" ? [value] : value;
+
+const entries = new Map<string, ComponentEntry>();
+for (const [id, entry] of Object.entries(componentsJson.languages)) {
+  if (id !== "meta" && typeof entry !== "string") entries.set(id, entry as ComponentEntry);
+}
+
+/** What loads before a grammar when both load: what it builds on or reads, and what it changes. */
+const before = (entry: ComponentEntry) => [...list(entry.require), ...list(entry.optional), ...list(entry.modify)];
+
+/** By grammar: the grammars that change it when they load (components.json's `modify`). */
+const modifiedBy = new Map<string, string[]>();
+for (const [id, entry] of entries) {
+  for (const target of list(entry.modify)) modifiedBy.set(target, [...(modifiedBy.get(target) ?? []), id]);
+}
+
+/** `ids` and every grammar that decides how they highlight, all the way down. */
+function relatedGrammars(ids: Iterable<string>): Set<string> {
+  const found = new Set<string>();
+  const queue = [...ids];
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    const entry = entries.get(id);
+    if (entry === undefined || found.has(id)) continue;
+    found.add(id);
+    queue.push(...before(entry), ...(modifiedBy.get(id) ?? []));
+  }
+  return found;
+}
+
+/** Every grammar the given one builds on or reads as it loads, all the way down. */
+function dependencies(id: string): Set<string> {
+  const found = new Set<string>();
+  const queue = [...list(entries.get(id)?.require), ...list(entries.get(id)?.optional)];
+  while (queue.length > 0) {
+    const next = queue.pop()!;
+    if (found.has(next) || !entries.has(next)) continue;
+    found.add(next);
+    queue.push(...list(entries.get(next)!.require), ...list(entries.get(next)!.optional));
+  }
+  return found;
+}
+
+let order: Map<string, number> | undefined;
+
+/**
+ * One order for every grammar: each after what it builds on, reads or changes (PrismJS's own
+ * rules), and after every grammar that changes something it builds on, unless that grammar needs
+ * it first (JSDoc changes JavaScript and builds on TypeScript, so TypeScript copies JavaScript
+ * before JSDoc changes it, whatever loads first). Ties go by components.json.
+ */
+function loadOrder(): Map<string, number> {
+  if (order !== undefined) return order;
+  const after = new Map<string, Set<string>>([...entries.keys()].map((id) => [id, new Set<string>()]));
+  const add = (first: string, then: string) => after.get(first)!.add(then);
+  const reaches = (from: string, to: string) => {
+    const seen = new Set<string>();
+    const queue = [from];
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      if (id === to) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      queue.push(...after.get(id)!);
+    }
+    return false;
+  };
+  for (const [id, entry] of entries) for (const first of before(entry)) if (entries.has(first)) add(first, id);
+  for (const id of entries.keys()) {
+    for (const base of dependencies(id)) {
+      for (const changer of modifiedBy.get(base) ?? []) {
+        if (changer !== id && !reaches(id, changer)) add(changer, id);
+      }
+    }
+  }
+  const waiting = new Map([...entries.keys()].map((id) => [id, 0]));
+  for (const next of after.values()) for (const id of next) waiting.set(id, waiting.get(id)! + 1);
+  const sorted: string[] = [];
+  const ready = [...entries.keys()].filter((id) => waiting.get(id) === 0);
+  const position = new Map([...entries.keys()].map((id, at) => [id, at]));
+  while (ready.length > 0) {
+    ready.sort((a, b) => position.get(a)! - position.get(b)!);
+    const id = ready.shift()!;
+    sorted.push(id);
+    for (const next of after.get(id)!) {
+      const left = waiting.get(next)! - 1;
+      waiting.set(next, left);
+      if (left === 0) ready.push(next);
+    }
+  }
+  // PrismJS's rules never make a cycle, and an added rule that would is left out; should a later
+  // components.json have one anyway, its grammars still load, last.
+  for (const id of entries.keys()) if (!sorted.includes(id)) sorted.push(id);
+  order = new Map(sorted.map((id, at) => [id, at]));
+  return order;
+}
+
+/** The grammars to load for `wanted`, without those `isLoaded` says are loaded, in the one order. */
+export function grammarsToLoad(wanted: Iterable<string>, isLoaded: (id: string) => boolean): string[] {
+  const rank = loadOrder();
+  return [...relatedGrammars(wanted)].filter((id) => !isLoaded(id)).sort((a, b) => rank.get(a)! - rank.get(b)!);
+}
