@@ -19,8 +19,11 @@ for (const [id, entry] of Object.entries(componentsJson.languages)) {
 const LANGUAGE_CLASS = /\blanguage-([A-Za-z0-9_+#.-]+)/g;
 const CODE_TAG = /<code/i;
 // A fence in Markdown code: PrismJS highlights it as it highlights the Markdown, in its language
-// when that is loaded, so it is loaded with the Markdown.
-const MARKDOWN_FENCE = /^[ \t]*(?:`{3,}|~{3,})[ \t]*([A-Za-z0-9_+#.-]+)/gm;
+// when that is loaded, so it is loaded with the Markdown. PrismJS's own rule: three backticks at
+// the start of a line, and the first word after them once "#" is "sharp" and "++" is "pp".
+const MARKDOWN_FENCE = /^```(.+)/gm;
+const fenceLanguage = (info: string) =>
+  /[a-z][\w-]*/i.exec(info.replace(/\b#/g, "sharp").replace(/\b\+\+/g, "pp"))?.[0].toLowerCase();
 
 /**
  * The text a body's languages are looked for in. The sanitizer keeps a code block's class as the
@@ -46,8 +49,10 @@ function languagesOf(html: string, into: Set<string>): void {
     markdown ||= id === "markdown";
   }
   if (!markdown) return;
-  for (const [, name] of decodeHTML(text).matchAll(MARKDOWN_FENCE)) {
-    const id = aliases.get(name!.toLowerCase());
+  // Tags become line breaks: a block that starts with a fence has it right after <code>.
+  for (const [, info] of decodeHTML(html.replace(/<[^>]*>/g, "\n")).matchAll(MARKDOWN_FENCE)) {
+    const name = fenceLanguage(info!);
+    const id = name === undefined ? undefined : aliases.get(name);
     if (id !== undefined) into.add(id);
   }
 }

@@ -16,9 +16,16 @@ import type { ComponentEntry } from "prismjs/dependencies.js";
 const list = (value: string | readonly string[] | undefined): readonly string[] =>
   value === undefined ? [] : typeof value === "string" ? [value] : value;
 
+// Changes components.json does not declare: Cilk's grammars insert their keywords into the shared
+// C and C++ grammars, so C highlights cilk_spawn once Cilk has loaded.
+const UNDECLARED_MODIFY: Readonly<Record<string, readonly string[]>> = { cilkc: ["c"], cilkcpp: ["cpp"] };
+
 const entries = new Map<string, ComponentEntry>();
 for (const [id, entry] of Object.entries(componentsJson.languages)) {
-  if (id !== "meta" && typeof entry !== "string") entries.set(id, entry as ComponentEntry);
+  if (id === "meta" || typeof entry === "string") continue;
+  const { modify } = entry as ComponentEntry;
+  const undeclared = Object.hasOwn(UNDECLARED_MODIFY, id) ? UNDECLARED_MODIFY[id]! : [];
+  entries.set(id, { ...(entry as ComponentEntry), modify: [...list(modify), ...undeclared] });
 }
 
 /** What loads before a grammar when both load: what it builds on or reads, and what it changes. */
@@ -44,6 +51,19 @@ function relatedGrammars(ids: Iterable<string>): Set<string> {
   return found;
 }
 
+/** Every grammar that changes the given one, or changes one of those, all the way up. */
+function changers(id: string): Set<string> {
+  const found = new Set<string>();
+  const queue = [...(modifiedBy.get(id) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.pop()!;
+    if (found.has(next)) continue;
+    found.add(next);
+    queue.push(...(modifiedBy.get(next) ?? []));
+  }
+  return found;
+}
+
 /** Every grammar the given one builds on or reads as it loads, all the way down. */
 function dependencies(id: string): Set<string> {
   const found = new Set<string>();
@@ -61,8 +81,8 @@ let order: Map<string, number> | undefined;
 
 /**
  * One order for every grammar: each after what it builds on, reads or changes (PrismJS's own
- * rules), and after every grammar that changes something it builds on, unless that grammar needs
- * it first (JSDoc changes JavaScript and builds on TypeScript, so TypeScript copies JavaScript
+ * rules), and after every grammar that changes something it builds on (or changes a changer of
+ * it), unless that grammar needs it first (JSDoc changes JavaScript and builds on TypeScript, so TypeScript copies JavaScript
  * before JSDoc changes it, whatever loads first). Ties go by components.json.
  */
 function loadOrder(): Map<string, number> {
@@ -82,9 +102,11 @@ function loadOrder(): Map<string, number> {
     return false;
   };
   for (const [id, entry] of entries) for (const first of before(entry)) if (entries.has(first)) add(first, id);
+  // Changers of changers count: JavaScript adds itself to HTML's script tags and JSDoc changes
+  // JavaScript, so Textile, which copies HTML, copies JSDoc's JavaScript once JSDoc has loaded.
   for (const id of entries.keys()) {
     for (const base of dependencies(id)) {
-      for (const changer of modifiedBy.get(base) ?? []) {
+      for (const changer of changers(base)) {
         if (changer !== id && !reaches(id, changer)) add(changer, id);
       }
     }
