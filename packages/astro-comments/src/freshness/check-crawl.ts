@@ -260,8 +260,9 @@ export class CrawlThreads {
   readonly #decoded = new Map<number, Map<string, CommentThread[]>>();
   readonly #keyOf = memoizedKeys();
 
-  constructor(bytes: Buffer, lines: readonly (readonly [number, number])[], index: Record<string, number[]>) {
-    this.#bytes = bytes;
+  // Uint8Array, not Buffer, in its signature: the published types must not need @types/node.
+  constructor(bytes: Uint8Array, lines: readonly (readonly [number, number])[], index: Record<string, number[]>) {
+    this.#bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.#lines = lines;
     this.#index = index;
   }
