@@ -7,8 +7,8 @@
 //   header   who may reuse it: generator, format, package version, domain, API URL, a keyed hash
 //            of the token (never the token), when the crawl started
 //   page     { page, threads } as served, in the order the answers arrived
-//   trailer  how many pages and threads there are, the crawl's figures, the state, and which
-//            pages of the crawl hold each site page's threads
+//   trailer  how many pages there are, the crawl's figures, the state, and which pages of the
+//            crawl hold each site page's threads
 // The check writes it aside and renames it into place only after a complete crawl; a build reads
 // it only when every line is whole, every page is there and the header matches its own settings.
 // Pages are written as they arrive, so the check's memory stays what it was: one sum per page.
@@ -53,7 +53,6 @@ export type CrawlFigures = Pick<CrawlSummary, "requests" | "perPage" | "bytes" |
 
 interface Trailer extends CrawlFigures {
   end: true;
-  threads: number;
   state: CompleteFreshnessState;
   /** By site page key (as the state's pages): the pages of the crawl that hold its threads. */
   index: Record<string, number[]>;
@@ -127,7 +126,6 @@ interface OpenFile {
   stream: WriteStream;
   path: string;
   pages: number;
-  threads: number;
   index: Map<string, number[]>;
   error?: Error;
 }
@@ -166,7 +164,7 @@ export class CheckCrawlWriter {
     }
     const path = `${this.#file}.${process.pid}.${++this.#attempt}.tmp`;
     const stream = createWriteStream(path);
-    const out: OpenFile = { stream, path, pages: 0, threads: 0, index: new Map() };
+    const out: OpenFile = { stream, path, pages: 0, index: new Map() };
     // Recorded, not thrown: a full disk costs the build its shortcut, never the check its answer.
     stream.on("error", (error) => (out.error ??= error));
     stream.write(sealed(this.#header));
@@ -184,7 +182,6 @@ export class CheckCrawlWriter {
         out ??= this.#open();
         state.add(page, threads);
         out.pages++;
-        out.threads += threads.length;
         for (const thread of threads) {
           const key = keyOf(thread.path);
           const pages = out.index.get(key);
@@ -205,7 +202,6 @@ export class CheckCrawlWriter {
       end: true,
       ...figures,
       pages: out.pages,
-      threads: out.threads,
       state,
       // In page order, as the build's own crawl gives the threads.
       index: Object.fromEntries([...out.index].map(([key, pages]) => [key, pages.sort((a, b) => a - b)])),
@@ -275,17 +271,20 @@ export class CrawlThreads {
 
   /** Every thread, in the order they were served. */
   all(): CommentThread[] {
-    return this.#lines.flatMap((_, at) => [...this.#page(at + 1).values()].flat());
+    return this.#lines.flatMap((_, at) => this.#threads(at + 1));
+  }
+
+  #threads(page: number): CommentThread[] {
+    const [start, end] = this.#lines[page - 1]!;
+    // Sealed when the file was read: a line that is not what the check wrote was refused then.
+    return (parseLine(this.#bytes, start, end) as { threads: CommentThread[] }).threads;
   }
 
   #page(page: number): Map<string, CommentThread[]> {
     let byKey = this.#decoded.get(page);
     if (byKey === undefined) {
-      const [start, end] = this.#lines[page - 1]!;
-      // Sealed when the file was read: a line that is not what the check wrote was refused then.
-      const { threads } = parseLine(this.#bytes, start, end) as { threads: CommentThread[] };
       byKey = new Map();
-      for (const thread of threads) {
+      for (const thread of this.#threads(page)) {
         const key = this.#keyOf(thread.path);
         const held = byKey.get(key);
         if (held === undefined) byKey.set(key, [thread]);
