@@ -37,78 +37,48 @@ for (const [id, entry] of entries) {
   for (const target of list(entry.modify)) modifiedBy.set(target, [...(modifiedBy.get(target) ?? []), id]);
 }
 
-/** `ids` and every grammar that decides how they highlight, all the way down. */
-function relatedGrammars(ids: Iterable<string>): Set<string> {
+/** The grammars reached from `from` by following `next` (PrismJS's grammars only), `from` included. */
+function reachable(from: Iterable<string>, next: (id: string) => Iterable<string>): Set<string> {
   const found = new Set<string>();
-  const queue = [...ids];
+  const queue = [...from];
   while (queue.length > 0) {
     const id = queue.pop()!;
-    const entry = entries.get(id);
-    if (entry === undefined || found.has(id)) continue;
+    if (found.has(id) || !entries.has(id)) continue;
     found.add(id);
-    queue.push(...before(entry), ...(modifiedBy.get(id) ?? []));
+    queue.push(...next(id));
   }
   return found;
 }
 
-/** Every grammar that changes the given one, or changes one of those, all the way up. */
-function changers(id: string): Set<string> {
-  const found = new Set<string>();
-  const queue = [...(modifiedBy.get(id) ?? [])];
-  while (queue.length > 0) {
-    const next = queue.pop()!;
-    if (found.has(next)) continue;
-    found.add(next);
-    queue.push(...(modifiedBy.get(next) ?? []));
-  }
-  return found;
-}
+const changersOf = (id: string) => modifiedBy.get(id) ?? [];
+const basesOf = (id: string) => [...list(entries.get(id)!.require), ...list(entries.get(id)!.optional)];
 
-/** Every grammar the given one builds on or reads as it loads, all the way down. */
-function dependencies(id: string): Set<string> {
-  const found = new Set<string>();
-  const queue = [...list(entries.get(id)?.require), ...list(entries.get(id)?.optional)];
-  while (queue.length > 0) {
-    const next = queue.pop()!;
-    if (found.has(next) || !entries.has(next)) continue;
-    found.add(next);
-    queue.push(...list(entries.get(next)!.require), ...list(entries.get(next)!.optional));
-  }
-  return found;
-}
+/** `ids` and every grammar that decides how they highlight, all the way down. */
+const relatedGrammars = (ids: Iterable<string>) =>
+  reachable(ids, (id) => [...before(entries.get(id)!), ...changersOf(id)]);
 
 let order: Map<string, number> | undefined;
 
 /**
  * One order for every grammar: each after what it builds on, reads or changes (PrismJS's own
  * rules), and after every grammar that changes something it builds on (or changes a changer of
- * it), unless that grammar needs it first (JSDoc changes JavaScript and builds on TypeScript, so TypeScript copies JavaScript
- * before JSDoc changes it, whatever loads first). Ties go by components.json.
+ * it), unless that grammar needs it first (JSDoc changes JavaScript and builds on TypeScript, so
+ * TypeScript copies JavaScript before JSDoc changes it, whatever loads first). Ties go by
+ * components.json.
  */
 function loadOrder(): Map<string, number> {
   if (order !== undefined) return order;
   const after = new Map<string, Set<string>>([...entries.keys()].map((id) => [id, new Set<string>()]));
   const add = (first: string, then: string) => after.get(first)!.add(then);
-  const reaches = (from: string, to: string) => {
-    const seen = new Set<string>();
-    const queue = [from];
-    while (queue.length > 0) {
-      const id = queue.pop()!;
-      if (id === to) return true;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      queue.push(...after.get(id)!);
-    }
-    return false;
-  };
+  const reaches = (from: string, to: string) => reachable([from], (id) => after.get(id)!).has(to);
   for (const [id, entry] of entries) for (const first of before(entry)) if (entries.has(first)) add(first, id);
   // Changers of changers count: JavaScript adds itself to HTML's script tags and JSDoc changes
   // JavaScript, so Textile, which copies HTML, copies JSDoc's JavaScript once JSDoc has loaded.
   for (const id of entries.keys()) {
-    for (const base of dependencies(id)) {
-      for (const changer of changers(base)) {
-        if (changer !== id && !reaches(id, changer)) add(changer, id);
-      }
+    // Changers of the grammars it builds on, all the way down and up (the first reached are its own bases).
+    const bases = reachable(basesOf(id), basesOf);
+    for (const changer of reachable([...bases].flatMap(changersOf), changersOf)) {
+      if (changer !== id && !reaches(id, changer)) add(changer, id);
     }
   }
   const waiting = new Map([...entries.keys()].map((id) => [id, 0]));
