@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageCommentsData } from "../src/loader/entry-schema.ts";
 import { resolveOptions, type CommentsOptions } from "../src/integration/options.ts";
 import type { SiteHandoff } from "../src/site-registry.ts";
+import { shardOf } from "../src/loader/module-format.ts";
 import { syncComments } from "../src/loader/sync-comments.ts";
 import { renderCommentBody } from "../src/render/render-body.ts";
 import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
@@ -29,6 +30,37 @@ function site(url: string, options: CommentsOptions = {}, token = mock.token): S
 async function sync(context: LoaderContext, state: SiteHandoff) {
   const clock = recordingSleep();
   await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
+}
+
+/** Syncs against `local` with a renderer that records each body it renders (its content), waiting for every write. */
+function countedBuilds(local: MockServer) {
+  const calls: string[] = [];
+  const renderer = {
+    version: "loader test",
+    render: (html: string, content: string) => {
+      calls.push(content);
+      return renderCommentBody(html, content);
+    },
+  };
+  const build = async (context: LoaderContext) => {
+    const state = site(local.url, {}, local.token);
+    const clock = recordingSleep();
+    await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5, renderer });
+    await state.pendingWrite;
+  };
+  /**
+   * Builds again with Astro's store and every comment module gone, and checks it stored the same
+   * comments; the bodies it rendered.
+   */
+  const rebuildWithoutModules = async (context: LoaderContext) => {
+    calls.length = 0;
+    rmSync(new URL("node_modules/.astro/astro-comments/modules/", context.config.root), { recursive: true });
+    const cleared = loaderContext({ root: context.config.root, cacheDir: context.config.cacheDir });
+    await build(cleared.context);
+    expect(await storedComments(cleared.context)).toEqual(await storedComments(context));
+    return calls;
+  };
+  return { calls, build, rebuildWithoutModules };
 }
 
 const digests = (store: DataStore) => new Map(store.entries().map(([id, entry]) => [id, entry.digest]));
@@ -166,20 +198,7 @@ describe("loader sync", () => {
   it("sanitizes and highlights each comment once: after an approval only the new one, after the modules are lost none", async () => {
     const local = await startMockServer({ dataset: { seed: 8, size: 300 } });
     try {
-      const calls: string[] = [];
-      const renderer = {
-        version: "loader test",
-        render: (html: string, content: string) => {
-          calls.push(`${html}\u0000${content}`);
-          return renderCommentBody(html, content);
-        },
-      };
-      const build = async (context: LoaderContext) => {
-        const state = site(local.url, {}, local.token);
-        const clock = recordingSleep();
-        await syncComments(context, state, { sleep: clock.sleep, now: clock.now, random: () => 0.5, renderer });
-        await state.pendingWrite;
-      };
+      const { calls, build, rebuildWithoutModules } = countedBuilds(local);
       const { context, lines } = loaderContext();
       await build(context);
       const all = totalComments(context.store);
@@ -197,12 +216,45 @@ describe("loader sync", () => {
       );
 
       // Astro's store and every comment module gone (a new module format, say): the bodies are read back.
+      expect(await rebuildWithoutModules(context)).toEqual([]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("keeps the cached bodies of a shard's unchanged pages when another page of that shard changes", async () => {
+    // Two posts whose comments share a module and so a render-cache pack, which is saved as soon as
+    // the shard is stored: the unchanged post's bodies must be in it though nothing rendered them.
+    const paths = Array.from({ length: 64 }, (_, i) => `/posts/p${i}`);
+    const [changed, unchanged] = paths.filter((path) => shardOf(path) === shardOf(paths[0]!));
+    const thread = (path: string, i: number) => ({
+      created_at: `2026-01-0${i + 1}T00:00:00.000000Z`,
+      content: `comment ${i} on ${path}`,
+      name: "Ann",
+      path,
+      children: [],
+    });
+    const local = await startMockServer({
+      data: {
+        format: "comments-mock-data",
+        version: 1,
+        domain: "example.com",
+        comments: [changed!, unchanged!].flatMap((path) => [0, 1, 2].map((i) => thread(path, i))),
+      },
+    });
+    try {
+      const { calls, build, rebuildWithoutModules } = countedBuilds(local);
+      const { context } = loaderContext();
+      await build(context);
+      expect(calls).toHaveLength(6);
+
       calls.length = 0;
-      rmSync(new URL("node_modules/.astro/astro-comments/modules/", context.config.root), { recursive: true });
-      const cleared = loaderContext({ root: context.config.root, cacheDir: context.config.cacheDir });
-      await build(cleared.context);
-      expect(calls).toEqual([]);
-      expect(await storedComments(cleared.context)).toEqual(await storedComments(context));
+      local.addComment({ domain: "example.com", path: changed!, name: "Bo", content: "a new comment" });
+      await build(context);
+      expect(calls).toEqual(["a new comment"]);
+
+      // Astro's store and the modules gone: every body, the unchanged post's too, comes from the cache.
+      expect(await rebuildWithoutModules(context)).toEqual([]);
     } finally {
       await local.close();
     }

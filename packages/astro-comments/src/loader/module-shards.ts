@@ -53,10 +53,16 @@ type Context = Pick<LoaderContext, "store" | "generateDigest">;
 
 const byId = (a: PageToStore, b: PageToStore) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/**
+ * Stores `pages` shard by shard. `stored` hears of each shard once its pages are in the store and
+ * its module written, with the pages it was given: the render cache is saved from there, so a
+ * shard's bodies are let go as soon as it is done.
+ */
 export async function storeShards(
   context: Context,
   modules: CommentModules,
   pages: Iterable<PageToStore>,
+  stored?: (shard: number, pages: readonly PageToStore[]) => void,
 ): Promise<StoredShards> {
   const { store } = context;
   const shards = new Map<number, PageToStore[]>();
@@ -117,7 +123,10 @@ export async function storeShards(
           store.delete(page.id);
         }
         members = members.filter((page) => data.has(page.id));
-        if (members.length === 0) return undefined;
+        if (members.length === 0) {
+          stored?.(shard, all);
+          return undefined;
+        }
         filePath = fileOf(shard, members);
       }
       await modules.write(filePath, data).catch((error: Error) => {
@@ -141,6 +150,7 @@ export async function storeShards(
         deferredRender: true,
       });
     }
+    stored?.(shard, all);
     return filePath;
   });
   return {

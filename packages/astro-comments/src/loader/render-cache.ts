@@ -73,8 +73,14 @@ export interface RenderCache {
   /** Whether this sync read the shard's pack. */
   read(shard: number): boolean;
   readonly counts: RenderCacheCounts;
-  /** Writes the packs whose entries changed. Never rejects: a failure warns once. */
-  save(): Promise<void>;
+  /**
+   * Writes the shard's pack in the background when its entries changed, and lets go of it: once
+   * the shard is stored, nothing of it renders again in this sync. So a sync holds the bodies of
+   * the shards it is storing, not every body it rendered until its end.
+   */
+  save(shard: number): void;
+  /** Saves the packs not saved yet and waits for every write. Never rejects: a failure warns once. */
+  finish(): Promise<void>;
 }
 
 interface Pack {
@@ -93,6 +99,9 @@ export function renderCache(cacheDir: URL, logger: { warn(message: string): void
   const packs = new Map<number, Promise<Pack>>();
   const loaded = new Map<number, Pack>();
   const counts: RenderCacheCounts = { reused: 0, rendered: 0, damaged: 0 };
+  // One pack is written at a time, in the order the shards were stored; after a failure, none.
+  let writes = Promise.resolve();
+  let failed = false;
   const load = (shard: number): Promise<Pack> => {
     let pack = packs.get(shard);
     if (pack === undefined) {
@@ -109,6 +118,29 @@ export function renderCache(cacheDir: URL, logger: { warn(message: string): void
       packs.set(shard, pack);
     }
     return pack;
+  };
+  const save = (shard: number): void => {
+    const pack = loaded.get(shard);
+    if (pack === undefined) return;
+    loaded.delete(shard);
+    packs.delete(shard);
+    // Unchanged when every entry it holds was used and none was added: then it is not written.
+    if (pack.fresh === 0 && pack.damaged === 0 && pack.used.size === pack.found.size) return;
+    writes = writes.then(async () => {
+      if (failed) return;
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeAside(file(shard), (temporary) => writeLines(temporary, packLines(pack.used, MAX_PACK_BYTES)));
+      } catch (error) {
+        failed = true;
+        logger.warn(
+          `could not save the rendered comments to ${dir} (${(error as Error).message}); this build is not affected, and the next one renders them again`,
+        );
+      } finally {
+        pack.used.clear();
+        pack.found.clear();
+      }
+    });
   };
   return {
     counts,
@@ -141,30 +173,12 @@ export function renderCache(cacheDir: URL, logger: { warn(message: string): void
       for (const [key, body] of pack.found) if (!pack.used.has(key)) pack.used.set(key, body);
     },
     read: (shard) => loaded.has(shard),
-    async save() {
-      // Unchanged when every entry it holds was used and none was added: then it is not written.
-      const changed = [...loaded].filter(
-        ([, pack]) => pack.fresh > 0 || pack.damaged > 0 || pack.used.size !== pack.found.size,
-      );
-      // Nothing renders after the sync: what is not written is let go now, the rest pack by pack,
-      // so the bodies do not stay in memory while the build writes its pages.
-      loaded.clear();
-      packs.clear();
-      // What killed or failed writes of earlier builds left here, whether or not this one writes.
+    save,
+    async finish() {
+      for (const shard of [...loaded.keys()]) save(shard);
+      await writes;
+      // What killed or failed writes of earlier builds left here, whether or not this one wrote.
       await pruneLeftoverTemps(dir);
-      if (changed.length === 0) return;
-      try {
-        await mkdir(dir, { recursive: true });
-        for (const [shard, pack] of changed) {
-          await writeAside(file(shard), (temporary) => writeLines(temporary, packLines(pack.used, MAX_PACK_BYTES)));
-          pack.used.clear();
-          pack.found.clear();
-        }
-      } catch (error) {
-        logger.warn(
-          `could not save the rendered comments to ${dir} (${(error as Error).message}); this build is not affected, and the next one renders them again`,
-        );
-      }
     },
   };
 }

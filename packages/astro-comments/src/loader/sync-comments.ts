@@ -123,20 +123,24 @@ export async function syncComments(
       },
     });
   }
-  const { rendered, damaged, filePaths } = await storeShards(context, modules, toStore);
-  // The pages the modules kept, in a shard whose pack was read: their bodies stay cached.
-  const unread = new Set<number>();
-  for (const [id, { held, threads }] of pages) {
-    const shard = shardOf(id);
-    if (renderedPages.has(id) || !bodies.read(shard)) continue;
-    if (held)
-      bodies.retain(
-        shard,
-        threads().flatMap((thread) => [thread, ...thread.children]),
-      );
-    else unread.add(shard);
-  }
-  for (const shard of unread) bodies.keepAll(shard);
+  // Once a shard is stored, the bodies of its pages that were not rendered (the modules kept them)
+  // stay in its pack, and the pack is saved.
+  const { rendered, damaged, filePaths } = await storeShards(context, modules, toStore, (shard, members) => {
+    if (!bodies.read(shard)) return;
+    let unread = false;
+    for (const { id } of members) {
+      if (renderedPages.has(id)) continue;
+      const { held, threads } = pages.get(id)!;
+      if (held)
+        bodies.retain(
+          shard,
+          threads().flatMap((thread) => [thread, ...thread.children]),
+        );
+      else unread = true;
+    }
+    if (unread) bodies.keepAll(shard);
+    bodies.save(shard);
+  });
   if (damaged.length > 0)
     logger.info(`rebuilt ${plural(damaged.length, "damaged comment module")} in ${modules.dir} from the fetch`);
   let removed = 0;
@@ -167,7 +171,7 @@ export async function syncComments(
   // Off the critical path: the build renders pages meanwhile, and the integration waits for it
   // when the build is done. A failed write costs only the fallback copy, never the build. Old
   // modules go only once the saved list no longer points at them.
-  const saved = bodies.save();
+  const saved = bodies.finish();
   const listed = files
     .write(lastFetch, { source, contentDigest, renderVersion: renderer.version, fetchedAt }, entries, previousFetch)
     .then(
@@ -178,7 +182,7 @@ export async function syncComments(
           `${error.message}, so the last good comments were not saved; this build is complete, but a build during an outage will fall back to the copy saved before it. Free space on that disk, or set cacheDir in astro.config to a folder with room`,
         ),
     );
-  // The render cache's save never rejects: a failed write warns once and costs the next build the work.
+  // The render cache's writes never reject: a failed write warns once and costs the next build the work.
   site.pendingWrite = Promise.all([listed, saved]).then(() => undefined);
   publish(site, { fetchedAt, stale: false });
   site.storedPages = storedCounts(context);

@@ -47,7 +47,8 @@ async function build(cacheDir: URL, renderer: Renderer, these = bodies) {
   const cache = renderCache(cacheDir, logger, renderer);
   const render = await cache.renderer(SHARD);
   const html = these.map(({ html, content }) => render(html, content).html);
-  await cache.save();
+  cache.save(SHARD);
+  await cache.finish();
   return { html, counts: cache.counts, warnings: lines };
 }
 
@@ -134,7 +135,7 @@ describe("the render cache", () => {
     const render = await cache.renderer(SHARD);
     render("<p>new</p>", "new");
     cache.retain(SHARD, bodies.slice(0, 5));
-    await cache.save();
+    await cache.finish();
     const kept = unpackEntries(readFileSync(packFile(cacheDir), "utf8")).entries;
     expect(kept.size).toBe(6);
   });
@@ -160,6 +161,16 @@ describe("the render cache", () => {
     expect(html).toHaveLength(bodies.length);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/could not save the rendered comments to .*render.*next one renders them again/);
+
+    // Packs saved shard by shard as a sync stores them: still one warning for the sync.
+    const { logger, lines: more } = warnings();
+    const cache = renderCache(pathToFileURL(`${root}/`), logger, countingRenderer());
+    for (const shard of [1, 2, 3]) {
+      (await cache.renderer(shard))("<p>x</p>", "x");
+      cache.save(shard);
+    }
+    await cache.finish();
+    expect(more).toHaveLength(1);
   });
 
   it("the XSS corpus renders to the same safe markup with the cache cold and warm", async () => {
@@ -185,7 +196,7 @@ describe("the render cache", () => {
        const cache = renderCache(new URL(${JSON.stringify(cacheDir.href)}), console, packageRenderer());
        const render = await cache.renderer(${SHARD});
        for (let i = ${from}; i < ${from} + 400; i++) render("<p>body " + i + "</p>", "body " + i);
-       await cache.save();`;
+       await cache.finish();`;
     const run = promisify(execFile);
     await Promise.all([0, 200].map((from) => run(process.execPath, ["--input-type=module", "-e", script(from)])));
     const dir = join(fileURLToPath(cacheDir), "astro-comments", "render");
