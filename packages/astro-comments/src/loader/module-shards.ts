@@ -54,9 +54,9 @@ type Context = Pick<LoaderContext, "store" | "generateDigest">;
 const byId = (a: PageToStore, b: PageToStore) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * Stores `pages` shard by shard. `stored` hears of each shard once its pages are in the store and
- * its module written, with the pages it was given: the render cache is saved from there, so a
- * shard's bodies are let go as soon as it is done.
+ * Stores `pages` shard by shard. `stored` hears of each shard once it is done (its pages stored
+ * or dropped, its module kept or written), with the pages it was given: nothing of that shard
+ * renders after it.
  */
 export async function storeShards(
   context: Context,

@@ -61,13 +61,14 @@ export interface RenderCache {
   renderer(shard: number): Promise<BodyRenderer>;
   /**
    * Keeps the entries of these bodies in a pack this sync read, though nothing rendered them now
-   * (the other pages of a shard, whose comments the modules kept): only entries no page uses are dropped.
+   * (the other pages of a shard, whose comments the modules kept): only entries no page uses are
+   * dropped. Before `save(shard)`, which lets the pack go.
    */
   retain(shard: number, bodies: Iterable<Body>): void;
   /**
    * Keeps every entry of a pack this sync read: for the pages of the shard whose bodies it does not
    * know (right after a check, the pages that did not change are not read from its crawl). The
-   * next sync that knows every body drops the entries none uses.
+   * next sync that knows every body drops the entries none uses. Before `save(shard)`.
    */
   keepAll(shard: number): void;
   /** Whether this sync read the shard's pack. */

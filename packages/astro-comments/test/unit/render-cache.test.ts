@@ -140,6 +140,23 @@ describe("the render cache", () => {
     expect(kept.size).toBe(6);
   });
 
+  it("writes a shard's pack when the shard is saved and lets it go: nothing later changes that file", async () => {
+    const cacheDir = freshCacheDir();
+    await build(cacheDir, countingRenderer());
+    const { logger } = warnings();
+    const cache = renderCache(cacheDir, logger, countingRenderer());
+    const render = await cache.renderer(SHARD);
+    render("<p>new</p>", "new");
+    cache.save(SHARD);
+    expect(cache.read(SHARD)).toBe(false);
+    // Too late for this sync's pack: the bodies it had when saved are what it holds.
+    cache.retain(SHARD, bodies);
+    cache.keepAll(SHARD);
+    await cache.finish();
+    const kept = unpackEntries(readFileSync(packFile(cacheDir), "utf8")).entries;
+    expect(kept.size).toBe(1);
+  });
+
   it("bounds a pack: entries past its size are left out", () => {
     const entries = Array.from(
       { length: 100 },
