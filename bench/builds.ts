@@ -47,6 +47,8 @@ export interface LoaderSummary {
 
 export interface BuildRun {
   seconds: number;
+  /** CPU time of the build process (all its threads), seconds. */
+  cpuSeconds: number;
   peakMiB: number;
   /** Astro's phases (its own timer), seconds: the content sync, Vite's bundle, and page generation (render or restore). */
   sync: number;
@@ -137,6 +139,7 @@ export function runBuild(variant: Variant, env: Record<string, string>, logFile:
       const floor = FLOOR_LINE.exec(output);
       resolve({
         seconds: measured.ms / 1000,
+        cpuSeconds: measured.cpuMs / 1000,
         peakMiB: measured.maxRssKiB / 1024,
         sync: phase("Sync content layer"),
         bundle: phase("Prerender build", "Client build", "SSR build"),

@@ -1,5 +1,5 @@
 // Runs one `astro build` in this process and prints, last, a JSON line (BuildMeasurement) with its
-// wall time, the process's peak RSS, Astro's own phase timings and when each log line (other than
+// wall time, its CPU time, the process's peak RSS, Astro's own phase timings and when each log line (other than
 // the per-page ones) was written. Run as a child so each build's memory is its own.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +10,8 @@ import { build } from "astro";
 export interface BuildMeasurement {
   ms: number;
   maxRssKiB: number;
+  /** CPU time of the build process, user and system, all its threads, ms: less shaken than wall time by a busy machine. */
+  cpuMs: number;
   /** Astro's timer (ASTRO_TIMER_PATH): ms per phase, e.g. "Sync content layer", "Static generate". */
   phases: Record<string, number>;
   /** [ms since the build started, line] for every log line except the per-page ones ("├─ …"). */
@@ -46,7 +48,14 @@ try {
     { elapsedTime: number }
   >;
   const phases = Object.fromEntries(Object.entries(timer).map(([name, stat]) => [name, stat.elapsedTime]));
-  const measurement: BuildMeasurement = { ms, maxRssKiB: process.resourceUsage().maxRSS, phases, timeline };
+  const usage = process.resourceUsage();
+  const measurement: BuildMeasurement = {
+    ms,
+    maxRssKiB: usage.maxRSS,
+    cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+    phases,
+    timeline,
+  };
   process.stdout.write(`\n${JSON.stringify(measurement)}\n`);
 } finally {
   rmSync(timerDir, { recursive: true, force: true });

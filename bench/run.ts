@@ -248,6 +248,8 @@ const verdict = (met: boolean) => (met ? "met" : "NOT met");
 
 interface Overhead {
   time: Spread;
+  /** CPU time of the build process over the reference's. */
+  cpu: Spread;
   percent: Spread;
   rss: Spread;
 }
@@ -256,6 +258,7 @@ function overhead(own: readonly BuildRun[], reference: readonly BuildRun[]): Ove
   const difference = (pick: (run: BuildRun) => number) => of(own.map((run, i) => pick(run) - pick(reference[i]!)));
   return {
     time: difference((r) => r.seconds),
+    cpu: difference((r) => r.cpuSeconds),
     percent: of(own.map((run, i) => run.seconds / reference[i]!.seconds - 1)),
     rss: difference((r) => r.peakMiB),
   };
@@ -353,7 +356,7 @@ function scheduleRow(label: string, own: BuildRun[], state: State, goalF: number
   const goals = [`≤ +${goalF} F`, ...(goalRss === undefined ? [] : [`≤ +${goalRss} MiB`])].join(", ");
   scheduleRows.push([label, ...overCells(over), requests.join(", "), `${goals}: ${verdict(timeMet && rssMet)}`]);
   targetLines.push(
-    `- ${label}: ${signed(over.time.median, 2, " s")} = ${signed(over.time.median / F.seconds, 2, " F")} (${goals}), peak RSS ${signed(over.rss.median, 0, " MiB")}, requests ${requests.join(", ")} — ${verdict(timeMet && rssMet)}`,
+    `- ${label}: ${signed(over.time.median, 2, " s")} = ${signed(over.time.median / F.seconds, 2, " F")} (${goals}), peak RSS ${signed(over.rss.median, 0, " MiB")}, requests ${requests.join(", ")} — ${verdict(timeMet && rssMet)}; CPU time ${signed(over.cpu.median, 2, " s")} (${signedRange(over.cpu, 2, " s")})`,
   );
 }
 for (const state of ["cold", "warm"] as const) {
@@ -387,7 +390,7 @@ for (const state of ["cold", "warm"] as const) {
   ]);
   const afterIt = overhead(afterCheck[state], floor);
   targetLines.push(
-    `- right after a check, ${state}, over the output floor (what the integration adds beyond writing the pages): ${signed(afterIt.time.median, 2, " s")} = ${signed(afterIt.time.median / F.seconds, 2, " F")}, peak RSS ${signed(afterIt.rss.median, 0, " MiB")}`,
+    `- right after a check, ${state}, over the output floor (what the integration adds beyond writing the pages): ${signed(afterIt.time.median, 2, " s")} = ${signed(afterIt.time.median / F.seconds, 2, " F")}, peak RSS ${signed(afterIt.rss.median, 0, " MiB")}, CPU time ${signed(afterIt.cpu.median, 2, " s")} (${signedRange(afterIt.cpu, 2, " s")})`,
   );
 }
 {
@@ -495,6 +498,7 @@ targetLines.push(
 function detail(label: string, own: BuildRun[]): string {
   const m = (pick: (run: BuildRun) => number) => of(own.map(pick)).median;
   const parts = [
+    `CPU ${m((r) => r.cpuSeconds).toFixed(1)} s`,
     `content sync ${m((r) => r.sync).toFixed(1)} s (done at ${m((r) => r.syncedAt).toFixed(1)} s)`,
     `Vite bundle ${m((r) => r.bundle).toFixed(1)} s`,
     `pages ${m((r) => r.generate).toFixed(1)} s from ${m((r) => r.pagesAt).toFixed(1)} s (${formatNumber(m((r) => r.pagesRendered))} rendered, ${formatNumber(m((r) => r.pagesRestored))} restored)`,
