@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { packLines, unpackEntries } from "../../src/loader/render-cache-format.ts";
-import { packageRenderer, renderCache, type Renderer } from "../../src/loader/render-cache.ts";
+import { packageRenderer, renderCache, type RenderCache, type Renderer } from "../../src/loader/render-cache.ts";
 import { loadLanguagesOf } from "../../src/render/highlight.ts";
 import { RENDER_VERSION, renderCommentBody } from "../../src/render/render-body.ts";
 import { disallowedMarkup } from "../helpers/html-audit.ts";
@@ -50,6 +50,20 @@ async function build(cacheDir: URL, renderer: Renderer, these = bodies) {
   cache.save(SHARD);
   await cache.finish();
   return { html, counts: cache.counts, warnings: lines };
+}
+
+/**
+ * A build after `build`'s that renders one new body, with `then` before the cache finishes: how
+ * many entries its pack then holds.
+ */
+async function afterOneNewBody(then: (cache: RenderCache) => void): Promise<number> {
+  const cacheDir = freshCacheDir();
+  await build(cacheDir, countingRenderer());
+  const cache = renderCache(cacheDir, warnings().logger, countingRenderer());
+  (await cache.renderer(SHARD))("<p>new</p>", "new");
+  then(cache);
+  await cache.finish();
+  return unpackEntries(readFileSync(packFile(cacheDir), "utf8")).entries.size;
 }
 
 describe("the render cache", () => {
@@ -128,33 +142,18 @@ describe("the render cache", () => {
   });
 
   it("drops the entries no page uses any more, and keeps those retained for pages rendered earlier", async () => {
-    const cacheDir = freshCacheDir();
-    await build(cacheDir, countingRenderer());
-    const { logger } = warnings();
-    const cache = renderCache(cacheDir, logger, countingRenderer());
-    const render = await cache.renderer(SHARD);
-    render("<p>new</p>", "new");
-    cache.retain(SHARD, bodies.slice(0, 5));
-    await cache.finish();
-    const kept = unpackEntries(readFileSync(packFile(cacheDir), "utf8")).entries;
-    expect(kept.size).toBe(6);
+    expect(await afterOneNewBody((cache) => cache.retain(SHARD, bodies.slice(0, 5)))).toBe(6);
   });
 
   it("writes a shard's pack when the shard is saved and lets it go: nothing later changes that file", async () => {
-    const cacheDir = freshCacheDir();
-    await build(cacheDir, countingRenderer());
-    const { logger } = warnings();
-    const cache = renderCache(cacheDir, logger, countingRenderer());
-    const render = await cache.renderer(SHARD);
-    render("<p>new</p>", "new");
-    cache.save(SHARD);
-    expect(cache.read(SHARD)).toBe(false);
-    // Too late for this sync's pack: the bodies it had when saved are what it holds.
-    cache.retain(SHARD, bodies);
-    cache.keepAll(SHARD);
-    await cache.finish();
-    const kept = unpackEntries(readFileSync(packFile(cacheDir), "utf8")).entries;
-    expect(kept.size).toBe(1);
+    const kept = await afterOneNewBody((cache) => {
+      cache.save(SHARD);
+      expect(cache.read(SHARD)).toBe(false);
+      // Too late for this sync's pack: the bodies it had when saved are what it holds.
+      cache.retain(SHARD, bodies);
+      cache.keepAll(SHARD);
+    });
+    expect(kept).toBe(1);
   });
 
   it("bounds a pack: entries past its size are left out", () => {
