@@ -1,18 +1,15 @@
 // Highlights the code blocks of an already-sanitized body with PrismJS, at build time.
 // PrismJS escapes its output, so the result is as safe as its input.
 import Prism from "prismjs";
-import componentsJson from "prismjs/components.json" with { type: "json" };
-import type { ComponentEntry } from "prismjs/dependencies.js";
 import { decodeHTML } from "entities";
 import { GrammarNotLoaded } from "../errors-data.ts";
 import { grammars } from "./prism-grammars.ts";
-import { grammarsToLoad } from "./prism-load-order.ts";
+import { grammarEntries, grammarsToLoad, list } from "./prism-load-order.ts";
 
 const aliases = new Map<string, string>();
-for (const [id, entry] of Object.entries(componentsJson.languages)) {
-  if (id === "meta" || typeof entry === "string") continue;
+for (const [id, entry] of grammarEntries) {
   aliases.set(id, id);
-  for (const alias of [(entry as ComponentEntry).alias ?? []].flat()) aliases.set(alias, id);
+  for (const alias of list(entry.alias)) aliases.set(alias, id);
 }
 
 // Any `language-x` in a body, sanitized or not: a word that is not a fence's costs a few grammars at most.

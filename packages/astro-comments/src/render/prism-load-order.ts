@@ -13,7 +13,8 @@
 import componentsJson from "prismjs/components.json" with { type: "json" };
 import type { ComponentEntry } from "prismjs/dependencies.js";
 
-const list = (value: string | readonly string[] | undefined): readonly string[] =>
+/** One of components.json's fields that hold one id or several, as a list. */
+export const list = (value: string | readonly string[] | undefined): readonly string[] =>
   value === undefined ? [] : typeof value === "string" ? [value] : value;
 
 // Changes components.json does not declare: Cilk's grammars insert their keywords into the shared
@@ -27,6 +28,9 @@ for (const [id, entry] of Object.entries(componentsJson.languages)) {
   const undeclared = Object.hasOwn(UNDECLARED_MODIFY, id) ? UNDECLARED_MODIFY[id]! : [];
   entries.set(id, { ...(entry as ComponentEntry), modify: [...list(modify), ...undeclared] });
 }
+
+/** PrismJS's grammars by id, as components.json lists them, with the changes it does not declare. */
+export const grammarEntries: ReadonlyMap<string, ComponentEntry> = entries;
 
 /** What loads before a grammar when both load: what it builds on or reads, and what it changes. */
 const before = (entry: ComponentEntry) => [...list(entry.require), ...list(entry.optional), ...list(entry.modify)];
