@@ -26,7 +26,9 @@ import {
   type CommentPage,
   type NavItem,
   type PostPagination,
+  type ShownComment,
 } from "./render/comment-pages.ts";
+import { outlinedPagination } from "./render/pagination-outline.ts";
 import { pathKey } from "./render/path-key.ts";
 import { listFits, LISTS_FIELD, listKey, shownOrder, type ShardLists } from "./render/site-list.ts";
 import { commentIdsByPage, movedLinksParam, movedLinksScript, movedLinksUrl } from "./render/moved-links.ts";
@@ -96,10 +98,12 @@ function loadShard(entry: Entry, during?: Map<string, Promise<Shard>>): Promise<
   return loading;
 }
 
-// The comments of a post split by its count, read once per build. Its comment pages' route keeps them in its
-// getStaticPaths props for the whole of page generation, so the post page, its JSON-LD and that
-// route share one copy and one split: read again, a thread of 200,000 replies was parsed a second
-// time beside the first (50 MB at the build's peak). Other posts' comments are read per page and let go.
+// The comments of a post split by its count, read once per build. Without the split the loader
+// writes (madeSplit: modules that carry the comments, settings changed since the sync), its comment
+// pages' route keeps them in its getStaticPaths props for the whole of page generation, so the post
+// page, its JSON-LD and that route share one copy and one split: read again, a thread of 200,000
+// replies was parsed a second time beside the first (50 MB at the build's peak). Other posts'
+// comments are read per page and let go.
 const splitPosts = new WeakMap<Entry, Promise<PageComments>>();
 
 function pageComments(entry: Entry): Promise<PageComments> {
@@ -112,13 +116,16 @@ function pageComments(entry: Entry): Promise<PageComments> {
   return reading;
 }
 
+/** The error for a page whose comments are not where its entry says (a damaged or missing module or data file). */
+function notLoaded(entry: Entry): never {
+  const error = new Error(CommentsNotLoaded.message(entry.id, entry.filePath ?? "its content module"));
+  throw Object.assign(error, { hint: CommentsNotLoaded.hint, toString: () => astroSafeString(error) });
+}
+
 async function readPageComments(entry: Entry): Promise<PageComments> {
   const shard = await loadShard(entry);
   const data = Object.hasOwn(shard, entry.id) ? shard[entry.id] : undefined;
-  if (!Array.isArray(data?.comments)) {
-    const error = new Error(CommentsNotLoaded.message(entry.id, entry.filePath ?? "its content module"));
-    throw Object.assign(error, { hint: CommentsNotLoaded.hint, toString: () => astroSafeString(error) });
-  }
+  if (!Array.isArray(data?.comments)) notLoaded(entry);
   return {
     path: entry.data.path,
     count: entry.data.count,
@@ -167,6 +174,56 @@ export async function getMadeCommentList(
 async function madeList(entry: Entry, during?: Map<string, Promise<Shard>>): Promise<ShardLists | undefined> {
   const lists = (await loadShard(entry, during))[LISTS_FIELD];
   return lists?.key === siteListKey && Object.hasOwn(lists.html, entry.id) ? lists : undefined;
+}
+
+// A split post's comment pages as the loader wrote them, one per entry: its comment pages' route,
+// its post page and its JSON-LD share it, and each page reads only its own comments. Splitting the
+// post here read its whole thread (200,000 replies) and kept it for the whole of page generation.
+const outlined = new WeakMap<Entry, PostPagination>();
+
+/**
+ * The split of the entry's post when the loader wrote one under the site's settings: it writes one
+ * for every post split over comment pages in a build's data files. Undefined otherwise (the split
+ * is then made from the post's comments).
+ */
+async function madeSplit(entry: Entry, during?: Map<string, Promise<Shard>>): Promise<PostPagination | undefined> {
+  const known = outlined.get(entry);
+  if (known !== undefined) return known;
+  const lists = (await loadShard(entry, during))[LISTS_FIELD];
+  const read = lists?.read;
+  if (lists?.key !== siteListKey || read === undefined || lists.split === undefined) return undefined;
+  const outline = Object.hasOwn(lists.split, entry.id) ? lists.split[entry.id] : undefined;
+  if (outline === undefined) return undefined;
+  const pagination = outlinedPagination(outline, (at) => read(at) ?? notLoaded(entry));
+  outlined.set(entry, pagination);
+  return pagination;
+}
+
+/** What a page's comments section shows: its comments, or a split post's first page and its split. */
+export interface ShownComments {
+  /** Approved comments on the page, replies included. */
+  count: number;
+  comments: readonly ShownComment[];
+  /** The post's comment pages; null when it shows every comment itself. */
+  pagination: PostPagination | null;
+}
+
+/**
+ * The comments a page's own section shows (what <Comments> and <CommentsJsonLd> render): all of
+ * them, or for a post split over comment pages its first page. A split the loader wrote is read
+ * page by page, without the post's other comments.
+ *
+ * @example
+ * const { count, comments, pagination } = await getShownComments("/posts/x");
+ * // pagination?.pages: the post's comment pages, for a navigation (pageNav)
+ */
+export async function getShownComments(path: string): Promise<ShownComments> {
+  const entry = (await entries()).get(pathKey(path));
+  const made = entry === undefined ? undefined : await madeSplit(entry);
+  if (made !== undefined) return { count: entry!.data.count, comments: made.pages[0]!.comments, pagination: made };
+  const { count, comments } = await getComments(path);
+  const pagination = commentPagination(path, comments);
+  return { count, comments: pagination === null ? comments : pagination.pages[0]!.comments, pagination };
 }
 
 /** Approved comments on a page, replies included. Loads no comment. */
@@ -353,6 +410,11 @@ async function* paginatedPosts(): AsyncGenerator<{
     // Few comments can still be too heavy for one page; the made list says which are not, without
     // reading them. A post without one is read and weighed.
     if (entry.data.count <= settings.size && (await madeList(entry, loaded)) !== undefined) continue;
+    const made = await madeSplit(entry, loaded);
+    if (made !== undefined) {
+      yield { key, count: entry.data.count, pagination: made, digest: String(entry.digest ?? "") };
+      continue;
+    }
     const { count, comments, digest } = await pageComments(entry);
     const pagination = commentPagination(key, comments);
     if (pagination !== null) yield { key, count, pagination, digest };

@@ -2,13 +2,15 @@
 // Comment pages (issue 39), in a real build of the example site with its default setup: a post
 // with 1,000 comments, a post with one thread of 3,000 replies, and a small post. A reader starts
 // on the post page and follows only the plain links inside the comments section.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { externalData, unsealModule } from "../src/loader/module-format.ts";
+import type { PaginationOutline } from "../src/render/pagination-outline.ts";
 import { astroBuild, BUILD_TIMEOUT_MS } from "./helpers/astro-cli.ts";
 import { chromiumMissing, chromiumPath, chromiumRequired, launchChromium } from "./helpers/chromium.ts";
 import {
@@ -191,6 +193,37 @@ describe("comment pages in a build with the default setup", () => {
       expect(section(html)).toContain(` id="${new URL(url).hash.slice(1)}"`);
     }
   });
+
+  it(
+    "writes each split post's pages beside its comments, and a page damaged there gets its module written again",
+    async () => {
+      const modules = join(site.dir, "node_modules/.astro/astro-comments/modules");
+      const split = readdirSync(modules)
+        .filter((name) => name.endsWith(".mjs"))
+        .flatMap((name) => {
+          const data = externalData(unsealModule(readFileSync(join(modules, name), "utf8"))!)!;
+          return data.index.flatMap(([key, , , , beside]) =>
+            beside?.[0] === "split" ? [{ key, beside, file: join(modules, name.replace(/\.mjs$/, ".json")) }] : [],
+          );
+        });
+      expect(split.map(({ key }) => key).sort()).toEqual([CODE, FEW_CODE, MANY, LONG].sort());
+      const { beside, file } = split.find(({ key }) => key === LONG)!;
+      const bytes = readFileSync(file);
+      const outline = JSON.parse(bytes.subarray(beside[1], beside[1] + beside[2]).toString()) as PaginationOutline;
+      const [, thread] = outline.threads[0]!;
+      // One byte of the thread's page 7 changed: that page is never shown so.
+      bytes[thread[6]!.at![0] + 10]! ^= 1;
+      writeFileSync(file, bytes);
+      const again = join(mkdtempSync(join(tmpdir(), "ac-pages-")), "dist");
+      const env = { COMMENTS_DOMAIN: "example.com", COMMENTS_API_URL: mock.url, COMMENTS_API_TOKEN: mock.token };
+      const rebuilt = await astroBuild(env, again, site.dir);
+      expect(rebuilt.code, rebuilt.log).toBe(0);
+      expect(rebuilt.log).toContain("rebuilt 1 damaged comment module");
+      const html = (dist: string) => walk(dist, `${LONG}/`).map((page) => [page.url, page.html]);
+      expect(html(again)).toEqual(html(out));
+    },
+    BUILD_TIMEOUT_MS,
+  );
 
   it("leaves a small post as it was, byte for byte, with no navigation and no comment page", () => {
     const before = readFileSync(new URL("fixtures/comment-pages/small-post-section.html", import.meta.url), "utf8");

@@ -14,11 +14,12 @@ import { CacheDirOnOtherDrive } from "../errors-data.ts";
 import { integrityDigest } from "../utils/integrity-digest.ts";
 import { realPath } from "../utils/real-path.ts";
 import { writeAside } from "../utils/write-aside.ts";
-import { fileSlices } from "../utils/file-slices.ts";
+import { fileSlices, type FileSlices } from "../utils/file-slices.ts";
 import { writePieces } from "../utils/write-lines.ts";
 import {
   commentDataFile,
   commentModuleSource,
+  outlineSlices,
   externalData,
   externalModuleSource,
   MODULE_FORMAT,
@@ -26,6 +27,8 @@ import {
   parseCommentModule,
   parsePageSlice,
   unsealModule,
+  type BesideMaker,
+  type BesidePage,
 } from "./module-format.ts";
 
 /** A module as a sync finds it: complete as written, not there, or damaged (cut short, changed, or a folder). */
@@ -74,12 +77,24 @@ function commentsInBundle(config: { output?: string; adapter?: unknown }): boole
   return config.output === "server" || config.adapter !== undefined;
 }
 
-/** What a shard's data file holds besides the comments: each post's list, made once (render/site-list.ts). */
-export interface ListMaker {
-  /** Names the settings the lists are made with: part of every module's name. */
+/** What a shard's data file holds besides the comments: each post's list, or its comment pages, made once. */
+export interface ListMaker extends BesideMaker {
+  /** Names the settings they are made with: part of every module's name. */
   key: string;
-  /** A post's list from its comments as stored; undefined when the post renders its own. */
-  html: (pageKey: string, data: PageCommentsData) => string | undefined;
+}
+
+/** Whether what follows a page in its data file is as written: a list, or a split post's outline and every page it names. */
+async function besideIntact(file: FileSlices, [kind, start, length, digest]: BesidePage): Promise<boolean> {
+  const bytes = await file.slice(start, length);
+  if (bytes === undefined || integrityDigest(bytes) !== digest) return false;
+  if (kind === "list") return true;
+  const slices = outlineSlices(bytes);
+  if (slices === undefined) return false;
+  for (const [pageStart, pageLength, pageDigest] of slices) {
+    const page = await file.slice(pageStart, pageLength);
+    if (page === undefined || integrityDigest(page) !== pageDigest) return false;
+  }
+  return true;
 }
 
 export function commentModules(
@@ -149,12 +164,9 @@ export function commentModules(
     if (file === undefined) return { pages, damaged: external.index.length > 0 };
     try {
       for (const entry of external.index) {
-        const [key, start, length, digest] = entry;
-        // A page whose list is damaged counts as damaged: its module is written again, list and all.
-        if (entry.length === 7) {
-          const list = await file.slice(entry[4], entry[5]);
-          if (list === undefined || integrityDigest(list) !== entry[6]) continue;
-        }
+        const [key, start, length, digest, beside] = entry;
+        // A page whose list or comment pages are damaged counts as damaged: its module is written again, with them.
+        if (beside !== undefined && !(await besideIntact(file, beside))) continue;
         const bytes = await file.slice(start, length);
         const found = bytes === undefined ? undefined : take(bytes, digest);
         if (found !== undefined) pages.set(key, found);
@@ -177,7 +189,7 @@ export function commentModules(
       await (made ??= mkdir(dir, { recursive: true }));
       if (inline) return writeText(absolute(filePath), commentModuleSource(pages, components));
       // The data first: a module under its final name always finds its comments.
-      const { pieces, index } = commentDataFile(pages, lists?.html);
+      const { pieces, index } = commentDataFile(pages, lists);
       await writeAside(dataFile(filePath), (temporary) => writePieces(temporary, pieces));
       await writeText(absolute(filePath), externalModuleSource(dataFile(filePath), index, components, lists?.key));
     },

@@ -12,11 +12,18 @@
 // adapter may render pages on demand on another machine, so its modules carry the comments.
 // Pure: no I/O.
 import { integrityDigest, integrityHash } from "../utils/integrity-digest.ts";
+import type { PostPagination } from "../render/comment-pages.ts";
+import {
+  pagesWithComments,
+  paginationOutline,
+  type CommentsAt,
+  type PaginationOutline,
+} from "../render/pagination-outline.ts";
 import { LISTS_FIELD } from "../render/site-list.ts";
 import type { PageCommentsData } from "./entry-schema.ts";
 
 /** Part of every module's name: a change of the format below gives every module a new file. */
-export const MODULE_FORMAT = "6";
+export const MODULE_FORMAT = "7";
 
 /** How many modules a site's comments are spread over. Fixed, so a page never changes shard. */
 export const SHARDS = 16;
@@ -74,21 +81,16 @@ export function commentModuleSource(pages: ReadonlyMap<string, PageCommentsData>
 }
 
 /**
- * Where each page's comments sit in a data file: page key, byte offset, byte length, digest of
- * those bytes; then, for a page whose list the loader made (render/site-list.ts), the same three
- * for its list's HTML.
+ * What follows a page's comments in a data file: its made list's HTML (render/site-list.ts), or
+ * the outline of a post split over comment pages (render/pagination-outline.ts), each page's
+ * comments on a line of their own before it. Byte offset, byte length, digest of those bytes.
  */
+export type BesidePage = [kind: "list" | "split", start: number, length: number, digest: string];
+
+/** Where each page's comments sit in a data file: page key, byte offset, byte length, digest of those bytes, and what follows them. */
 export type DataIndex = Array<
   | [key: string, start: number, length: number, digest: string]
-  | [
-      key: string,
-      start: number,
-      length: number,
-      digest: string,
-      listStart: number,
-      listLength: number,
-      listDigest: string,
-    ]
+  | [key: string, start: number, length: number, digest: string, beside: BesidePage]
 >;
 
 /** The pages' comments as the file an external module reads, and where each page is in it. */
@@ -125,14 +127,22 @@ function* pageJson(data: PageCommentsData): Generator<string> {
 
 const NEWLINE = Buffer.from("\n");
 
+/** What a data file writes after a page's comments, when anything (see BesidePage). */
+export interface BesideMaker {
+  /** The post's made list; undefined when it renders its own. */
+  list?: (key: string, data: PageCommentsData) => string | undefined;
+  /** The post's comments split over comment pages, in the order shown; undefined when they fit one page. */
+  split?: (key: string, data: PageCommentsData) => PostPagination | undefined;
+}
+
 /**
  * Each page's comments as JSON on a line of their own, each followed by the line of its list's
- * HTML when `listOf` makes one. Not one JSON document: a page reads its own bytes, and a list is
- * written as it is shown, with nothing to decode.
+ * HTML when `beside` makes one, or by its comment pages' comments and their outline. Not one JSON
+ * document: a page reads its own bytes, and a list is written as it is shown, with nothing to decode.
  */
 export function commentDataFile(
   pages: ReadonlyMap<string, PageCommentsData>,
-  listOf?: (key: string, data: PageCommentsData) => string | undefined,
+  beside: BesideMaker = {},
 ): CommentDataFile {
   const index: DataIndex = [];
   // Text is encoded once, in runs of about PIECE_SIZE characters, and those bytes are measured,
@@ -154,6 +164,13 @@ export function commentDataFile(
       outBytes = 0;
       return piece;
     };
+    // A short text (a list, one comment page) on a line of its own: where it went.
+    const line = (text: string): CommentsAt => {
+      const bytes = Buffer.from(`${text}\n`);
+      const at: CommentsAt = [offset, bytes.length - 1, integrityDigest(bytes.subarray(0, -1))];
+      put(bytes);
+      return at;
+    };
     for (const [key, data] of pages) {
       const start = offset;
       const digest = integrityHash();
@@ -174,15 +191,21 @@ export function commentDataFile(
       encode();
       const length = offset - start;
       put(NEWLINE);
-      const list = listOf?.(key, data);
-      if (list === undefined) index.push([key, start, length, digest.digest()]);
-      else {
-        const listStart = offset;
-        const bytes = Buffer.from(`${list}\n`);
-        put(bytes);
-        const listBytes = bytes.subarray(0, -1);
-        index.push([key, start, length, digest.digest(), listStart, listBytes.length, integrityDigest(listBytes)]);
+      const list = beside.list?.(key, data);
+      const split = list === undefined ? beside.split?.(key, data) : undefined;
+      let after: BesidePage | undefined;
+      if (list !== undefined) after = ["list", ...line(list)];
+      else if (split !== undefined) {
+        const written: CommentsAt[] = [];
+        for (const page of pagesWithComments(split)) {
+          written.push(line(JSON.stringify(page.comments)));
+          if (full()) yield take();
+        }
+        after = ["split", ...line(JSON.stringify(paginationOutline(split, written)))];
       }
+      index.push(
+        after === undefined ? [key, start, length, digest.digest()] : [key, start, length, digest.digest(), after],
+      );
       if (full()) yield take();
     }
     if (outBytes > 0) yield take();
@@ -226,11 +249,16 @@ export function externalModuleSource(dataFile: string, index: DataIndex, compone
     "}",
     "const parse = (text) => (text === undefined ? undefined : JSON.parse(text));",
     "export const frontmatter = {};",
-    `const lists = { key: ${JSON.stringify(listKey)}, html: {} };`,
+    `const lists = { key: ${JSON.stringify(listKey)}, html: {}, split: {} };`,
     `Object.defineProperty(frontmatter, ${JSON.stringify(LISTS_FIELD)}, { value: lists });`,
-    "for (const [key, start, length, digest, listStart, listLength, listDigest] of index) {",
+    // A split post's comment pages, read one at a time where its outline says they are.
+    'Object.defineProperty(lists, "read", { value: (at) => parse(read(...at)) });',
+    "for (const [key, start, length, digest, beside] of index) {",
     "  Object.defineProperty(frontmatter, key, { enumerable: true, get: () => parse(read(start, length, digest)) });",
-    "  if (listStart !== undefined) Object.defineProperty(lists.html, key, { enumerable: true, get: () => read(listStart, listLength, listDigest) });",
+    "  if (beside === undefined) continue;",
+    "  const [kind, ...at] = beside;",
+    '  if (kind === "list") Object.defineProperty(lists.html, key, { enumerable: true, get: () => read(...at) });',
+    "  else Object.defineProperty(lists.split, key, { enumerable: true, get: () => parse(read(...at)) });",
     "}",
   ]);
 }
@@ -261,6 +289,20 @@ export function parsePageSlice(bytes: Uint8Array, digest: string): PageCommentsD
       Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
     ) as PageCommentsData | null;
     return isPageData(data) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the comment pages of a split post's outline (its bytes in a data file) are; undefined when they are not an outline. */
+export function outlineSlices(bytes: Uint8Array): CommentsAt[] | undefined {
+  try {
+    const outline = JSON.parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    ) as PaginationOutline | null;
+    return [...outline!.pages, ...outline!.threads.flatMap(([, pages]) => pages)].flatMap((page) =>
+      page.at === undefined ? [] : [page.at],
+    );
   } catch {
     return undefined;
   }

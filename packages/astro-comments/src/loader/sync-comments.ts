@@ -23,7 +23,7 @@ import { crawledDigest, entryDigest } from "./entry-digest.ts";
 import type { PageEntryData } from "./entry-schema.ts";
 import { ago, startFetch, type ClientOverrides, type FetchedComments } from "./fetch-comments.ts";
 import { lastGoodFiles, type LastFetch, type StoredEntry } from "./last-good.ts";
-import { siteListHtml, listKey, type ListSettings } from "../render/site-list.ts";
+import { siteListHtml, listKey, siteSplit, type ListSettings } from "../render/site-list.ts";
 import { commentModules, type ListMaker } from "./module-files.ts";
 import { shardOf } from "./module-format.ts";
 import { storeShards, type PageToStore } from "./module-shards.ts";
@@ -35,14 +35,18 @@ import { publish, storedCounts, type SyncContext } from "./sync-context.ts";
 const sourceOf = (credentials: Credentials) => `${credentials.domain} ${credentials.endpoint.href}`;
 
 /**
- * Each post's list as the site's pages show it, made as its comments are stored (render/site-list.ts);
- * none before the integration has set up the site's pages.
+ * Each post's list as the site's pages show it, or its comment pages, made as its comments are
+ * stored (render/site-list.ts); none before the integration has set up the site's pages.
  */
 function listMaker({ options, pages }: SiteHandoff): ListMaker | undefined {
   if (pages === undefined) return undefined;
   const { order, dateFormat, heading, emptyText, messages } = options;
   const settings: ListSettings = { order, dateFormat, heading, emptyText, messages, pages };
-  return { key: listKey(settings), html: (_key, data) => siteListHtml(data.comments, settings) };
+  return {
+    key: listKey(settings),
+    list: (_key, data) => siteListHtml(data.comments, settings),
+    split: (key, data) => siteSplit(key, data.comments, settings),
+  };
 }
 
 /** A test's stand-ins: the client's clock and randomness, and the renderer the render cache calls. */

@@ -8,20 +8,41 @@ import type { ResolvedOptions } from "../integration/options.ts";
 import type { StoredComment } from "../loader/entry-schema.ts";
 import { withMissingIds } from "./comment-id.ts";
 import { commentItemsHtml, LIST_VERSION, VIEW_MESSAGES } from "./comment-markup.ts";
-import { fitsOnePage, ONE_PAGE_RULE, totalComments, type PagesSettings } from "./comment-pages.ts";
+import {
+  fitsOnePage,
+  isPaginated,
+  ONE_PAGE_RULE,
+  paginateComments,
+  postHref,
+  totalComments,
+  type PagesSettings,
+  type PostPagination,
+  type ShownComment,
+} from "./comment-pages.ts";
+import type { CommentsAt, PaginationOutline } from "./pagination-outline.ts";
 import { commentView } from "./comment-view.ts";
 
 /** The most comments a made list holds when comment pages are off: about 1 MB of markup. */
 const MADE_LIST_LIMIT = 1_000;
 
-/** Where a shard's made lists are in its module's frontmatter: a name no page key can have (those start with "/"). */
+/**
+ * Where a shard's made lists (and split posts' outlines) are in its module's frontmatter: a name
+ * no page key can have (those start with "/").
+ */
 export const LISTS_FIELD = "#lists";
 
-/** The made lists of a shard's pages, and the key they were made under. */
+/** What the loader made for a shard's pages (their lists, or their comment pages), and the key it was made under. */
 export interface ShardLists {
   key: string;
   /** Page key → its list's HTML; undefined when its bytes do not match their digest. */
   html: Record<string, string | undefined>;
+  /**
+   * Page key → the outline of a post split over comment pages (render/pagination-outline.ts);
+   * undefined when its bytes do not match their digest. Only in a build's data files.
+   */
+  split?: Record<string, PaginationOutline | undefined>;
+  /** A split post's page of comments, where its outline says; undefined when its bytes do not match their digest. */
+  read?: (at: CommentsAt) => ShownComment[] | undefined;
 }
 
 /** What decides a list's markup besides its comments. */
@@ -87,4 +108,15 @@ export function siteListHtml(comments: StoredComment[], settings: ListSettings):
   if (pages === false ? totalComments(comments) > MADE_LIST_LIMIT : !fitsOnePage(comments, pages.size))
     return undefined;
   return commentItemsHtml(shownOrder(comments, settings.order), commentView(siteLocale(settings), settings.dateFormat));
+}
+
+/**
+ * A post's comments split over comment pages as its pages show them, made when the loader stores
+ * them; undefined for a post that fits one page, or without comment pages.
+ */
+export function siteSplit(key: string, comments: StoredComment[], settings: ListSettings): PostPagination | undefined {
+  const { pages } = settings;
+  if (pages === false) return undefined;
+  const pagination = paginateComments(key, postHref(key, pages), shownOrder(comments, settings.order), pages);
+  return isPaginated(pagination) ? pagination : undefined;
 }

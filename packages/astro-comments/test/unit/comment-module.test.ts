@@ -16,7 +16,11 @@ import {
   shardOf,
   unsealModule,
 } from "../../src/loader/module-format.ts";
+import { paginateComments } from "../../src/render/comment-pages.ts";
+import { outlinedPagination, type CommentsAt } from "../../src/render/pagination-outline.ts";
 import { LISTS_FIELD, type ShardLists } from "../../src/render/site-list.ts";
+import { commentPagesUnder } from "../helpers/data-api-mocks.ts";
+import { storedComment } from "../helpers/stored-comments.ts";
 import { integrityDigest } from "../../src/utils/integrity-digest.ts";
 
 const hostile = [
@@ -97,7 +101,7 @@ describe("comment module with its comments beside it (sites without on-demand pa
 
   it("holds no comment text, and its frontmatter is every page's comments exactly, read from the file", async () => {
     expect(source).not.toContain("plain");
-    expect(source.length).toBeLessThan(1800);
+    expect(source.length).toBeLessThan(2000);
     const module = await evaluate(source);
     expect(module["frontmatter"]).toEqual(Object.fromEntries(pages));
     expect(Object.keys(module).sort()).toEqual(["Content", "frontmatter"]);
@@ -141,7 +145,7 @@ describe("comment module with its comments beside it (sites without on-demand pa
   });
 
   it("carries each post's made list beside its comments, shown only while its bytes are as written", async () => {
-    const lists = commentDataFile(pages, (key) => (key === "/posts/a" ? `<li>${hostile}</li>` : undefined));
+    const lists = commentDataFile(pages, { list: (key) => (key === "/posts/a" ? `<li>${hostile}</li>` : undefined) });
     const text = Buffer.concat([...lists.pieces]).toString();
     const file = join(mkdtempSync(join(tmpdir(), "ac-module-")), "comments-1-def.json");
     writeFileSync(file, text);
@@ -149,11 +153,64 @@ describe("comment module with its comments beside it (sites without on-demand pa
     const frontmatter = module["frontmatter"] as Record<string, unknown>;
     // The lists are no page: whatever walks the pages never meets them.
     expect(frontmatter).toEqual(Object.fromEntries(pages));
-    expect(frontmatter[LISTS_FIELD]).toEqual({ key: "the key", html: { "/posts/a": `<li>${hostile}</li>` } });
+    expect(frontmatter[LISTS_FIELD]).toEqual({
+      key: "the key",
+      html: { "/posts/a": `<li>${hostile}</li>` },
+      split: {},
+    });
     const at = text.indexOf("<li>") + 4;
     writeFileSync(file, `${text.slice(0, at)}${text[at] === "x" ? "y" : "x"}${text.slice(at + 1)}`);
     expect((frontmatter[LISTS_FIELD] as ShardLists).html["/posts/a"]).toBeUndefined();
     expect(frontmatter["/posts/a"]).toEqual(pages.get("/posts/a"));
+  });
+
+  it("carries a split post's comment pages beside its comments, each read alone and only while its bytes are as written", async () => {
+    const settings = commentPagesUnder("/");
+    const busy: PageCommentsData = {
+      path: "/posts/busy",
+      count: 46,
+      comments: [
+        storedComment("a", 25),
+        ...["b", "c", "d", "e"].map((id) => storedComment(id, 3)),
+        { ...storedComment("f", 3), author: hostile },
+      ],
+    };
+    const split = paginateComments("/posts/busy", "/posts/busy/", busy.comments, { ...settings, size: 10 });
+    const all = new Map([...pages, ["/posts/busy", busy]]);
+    const written = commentDataFile(all, { split: (key) => (key === "/posts/busy" ? split : undefined) });
+    const text = Buffer.concat([...written.pieces]).toString();
+    const file = join(mkdtempSync(join(tmpdir(), "ac-module-")), "comments-2-abc.json");
+    writeFileSync(file, text);
+    const module = await evaluate(externalModuleSource(file, written.index, "./c.ts", "the key"));
+    const frontmatter = module["frontmatter"] as Record<string, unknown>;
+    expect(frontmatter).toEqual(Object.fromEntries(all));
+    const lists = frontmatter[LISTS_FIELD] as ShardLists;
+    const reads: CommentsAt[] = [];
+    const pagination = outlinedPagination(lists.split!["/posts/busy"]!, (at) => {
+      reads.push(at);
+      return lists.read!(at)!;
+    });
+    // Nothing is read until a page's comments are asked for, and then that page's only.
+    expect(reads).toEqual([]);
+    expect(pagination.pages[1]!.comments).toEqual(split.pages[1]!.comments);
+    expect(reads).toHaveLength(1);
+    expect(split.pages.length).toBeGreaterThan(2);
+    // The same split, page for page: numbers, URLs, threads and comments.
+    expect(pagination.pages).toEqual(split.pages);
+    const threads = [...pagination.threads];
+    expect(threads.map(([id, thread]) => [id, thread.map((page) => [page.number, page.href, page.comments])])).toEqual(
+      [...split.threads].map(([id, thread]) => [id, thread.map((page) => [page.number, page.href, page.comments])]),
+    );
+    expect(threads[0]![1].every((page) => page.thread?.author === "a")).toBe(true);
+    // A thread page's parent comes without its replies: a thread of 200,000 would be in every page's props.
+    expect(threads[0]![1][1]!.thread!.replies).toEqual([]);
+    // One changed byte in page 2's comments: that page reads as nothing, the others as written.
+    const bytes = Buffer.from(text);
+    const [start] = lists.split!["/posts/busy"]!.pages[1]!.at!;
+    bytes[start + 2]! ^= 1;
+    writeFileSync(file, bytes);
+    expect(lists.read!(lists.split!["/posts/busy"]!.pages[1]!.at!)).toBeUndefined();
+    expect(lists.read!(lists.split!["/posts/busy"]!.pages[0]!.at!)).toEqual(split.pages[0]!.comments);
   });
 
   it("reads an older release's data file back, and nothing else", () => {

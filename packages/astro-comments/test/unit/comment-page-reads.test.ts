@@ -1,13 +1,23 @@
 // Which posts' comments the comment pages read, and how often (data.ts). A post split by its count
-// is read once per build: its comment pages' route, its post page and its JSON-LD share them (each read of
-// a build's data file parses the post's whole thread, so a second one held a second copy of
-// 200,000 replies at the build's peak). A post the loader made a list for fits one page and is not
+// is read once per build when the loader wrote no split for it (dev with an adapter's modules): its
+// comment pages' route, its post page and its JSON-LD share them (each read of a build's data file
+// parses the post's whole thread, so a second one held a second copy of 200,000 replies at the
+// build's peak). With the split the loader writes in a build's data files, it is not read at all:
+// each page reads its own comments. A post the loader made a list for fits one page and is not
 // read at all; a post of few comments without one is read and weighed.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
 import { storedComment as comment } from "../helpers/stored-comments.ts";
 
-const store = vi.hoisted(() => ({ reads: new Map<string, number>(), modulesLoaded: 0 }));
+const store = vi.hoisted(() => ({
+  reads: new Map<string, number>(),
+  modulesLoaded: 0,
+  /** Whether the module carries the split the loader writes beside each split post, and the reads of its pages. */
+  splits: false,
+  pageReads: 0,
+  /** Whether the loader made them under other settings than the site's now. */
+  otherSettings: false,
+}));
 
 const pages: Record<string, PageCommentsData> = {
   "/posts/busy": { path: "/posts/busy", count: 31, comments: [comment("a", 20), comment("b", 9)] },
@@ -40,7 +50,33 @@ vi.mock("astro:content", () => ({
       const list = siteListHtml(data.comments, config);
       if (list !== undefined) Object.defineProperty(html, key, { enumerable: true, get: () => list });
     }
-    Object.defineProperty(frontmatter, LISTS_FIELD, { value: { key: listKey(config), html } });
+    const lists = {
+      key: store.otherSettings ? "other settings" : listKey(config),
+      html,
+      split: {} as Record<string, unknown>,
+    };
+    Object.defineProperty(frontmatter, LISTS_FIELD, { value: lists });
+    if (store.splits) {
+      const { siteSplit } = await import("../../src/render/site-list.ts");
+      const { pagesWithComments, paginationOutline } = await import("../../src/render/pagination-outline.ts");
+      // Each split post's pages kept apart, as a data file's lines: `at` is where in `written`.
+      const written: unknown[] = [];
+      for (const [key, data] of Object.entries(pages)) {
+        const split = siteSplit(key, data.comments, config);
+        if (split === undefined) continue;
+        const at = pagesWithComments(split).map((page): [number, number, string] => {
+          written.push(structuredClone(page.comments));
+          return [written.length - 1, 0, ""];
+        });
+        lists.split[key] = paginationOutline(split, at);
+      }
+      Object.defineProperty(lists, "read", {
+        value: ([index]: [number]) => {
+          store.pageReads++;
+          return structuredClone(written[index]);
+        },
+      });
+    }
     for (const [key, data] of Object.entries(pages)) {
       Object.defineProperty(frontmatter, key, {
         enumerable: true,
@@ -109,6 +145,53 @@ describe("a split post's comments", () => {
       expect(store.modulesLoaded).toBe(3);
     } finally {
       vi.stubEnv("DEV", false);
+    }
+  });
+});
+
+describe("a split post the loader wrote comment pages for", () => {
+  beforeEach(() => {
+    vi.resetModules();
+    store.splits = true;
+    store.reads.clear();
+    store.pageReads = 0;
+  });
+
+  it("is not read for its comment pages, its post page or its JSON-LD: each page reads its own comments", async () => {
+    const fresh = await import("../../src/data.ts");
+    const routes = await fresh.commentPageRoutes();
+    const shown = await fresh.getShownComments("/posts/busy");
+    expect(store.reads.has("/posts/busy")).toBe(false);
+    expect(store.reads.has("/posts/heavy")).toBe(false);
+    expect(store.pageReads).toBe(1);
+    // The same split as from the comments themselves, shared by the post page and its comment pages.
+    const whole = await fresh.getComments("/posts/busy");
+    const made = fresh.commentPagination("/posts/busy", whole.comments)!;
+    expect(shown.pagination).toBe(routes[0]!.props.pagination);
+    expect(shown.comments).toEqual(made.pages[0]!.comments);
+    const busy = routes.filter((route) => route.props.key === "/posts/busy");
+    expect(busy.map((route) => route.params.page)).toEqual(
+      [...made.pages.slice(1), ...[...made.threads.values()].flatMap((pages) => pages.slice(1))].map((page) =>
+        page.href.replace(/^\/comments\/|\/$/g, ""),
+      ),
+    );
+    store.pageReads = 0;
+    const [route] = busy;
+    const { pages } = route!.props.pagination;
+    expect(pages[route!.props.number - 1]!.comments).toEqual(made.pages[route!.props.number - 1]!.comments);
+    expect(store.pageReads).toBe(1);
+  });
+
+  it("is read from its comments when the split was made under other settings", async () => {
+    store.otherSettings = true;
+    try {
+      const fresh = await import("../../src/data.ts");
+      const shown = await fresh.getShownComments("/posts/busy");
+      expect(store.reads.get("/posts/busy")).toBe(1);
+      expect(store.pageReads).toBe(0);
+      expect(shown.pagination?.pages.length).toBeGreaterThan(1);
+    } finally {
+      store.otherSettings = false;
     }
   });
 });
