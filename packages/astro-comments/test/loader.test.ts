@@ -11,6 +11,7 @@ import type { SiteHandoff } from "../src/site-registry.ts";
 import { shardOf } from "../src/loader/module-format.ts";
 import { syncComments } from "../src/loader/sync-comments.ts";
 import { renderCommentBody } from "../src/render/render-body.ts";
+import { commentPagesUnder } from "./helpers/data-api-mocks.ts";
 import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
 
@@ -291,6 +292,42 @@ describe("loader sync", () => {
     await sync(context, down);
     expect(lines.at(-1)).toMatch(/^WARN showing the comments as of .* \(\d+ pages\), because the fetch failed/);
     expect(store.values().every((entry) => !entry.filePath!.includes("old"))).toBe(true);
+    expect(await storedComments(context)).toEqual(before);
+  });
+
+  it("keeps the last good comments through an outage right after an upgrade: modules the release before wrote (format 6) are read page by page", async () => {
+    const { context, lines } = loaderContext();
+    // With comment pages, so the data files carry made lists and splits beside the comments.
+    const good = { ...site(mock.url), pages: commentPagesUnder("/") };
+    await sync(context, good);
+    await good.pendingWrite;
+    const before = await storedComments(context);
+    // As the release before wrote them: its header, and a made list's place in the index as three numbers after the page's (no splits).
+    const dir = new URL("node_modules/.astro/astro-comments/modules/", context.config.root);
+    for (const name of readdirSync(dir).filter((file) => file.endsWith(".mjs"))) {
+      const source = readFileSync(new URL(name, dir), "utf8");
+      writeFileSync(
+        new URL(name, dir),
+        source
+          .replace(/\(module format \d+\)/, "(module format 6)")
+          .replace(/^const index = (.*);$/m, (_, index: string) => {
+            const entries = JSON.parse(index) as Array<[string, number, number, string, [string, ...unknown[]]?]>;
+            const older = entries.map(([key, start, length, digest, beside]) =>
+              beside?.[0] === "list" ? [key, start, length, digest, ...beside.slice(1)] : [key, start, length, digest],
+            );
+            return `const index = ${JSON.stringify(older)};`;
+          }),
+      );
+    }
+    const server = await serve(() => undefined);
+    await server.close();
+    const down = { ...site(server.url, { retries: 0 }, mock.token), pages: commentPagesUnder("/") };
+    (context.meta as ReturnType<typeof memoryMeta>).set(
+      "source",
+      `example.com ${down.options.credentials!.endpoint.href}`,
+    );
+    await sync(context, down);
+    expect(lines.at(-1)).toMatch(/^WARN showing the comments as of .* \(\d+ pages\), because the fetch failed/);
     expect(await storedComments(context)).toEqual(before);
   });
 

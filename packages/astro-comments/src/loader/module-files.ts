@@ -136,7 +136,7 @@ export function commentModules(
     filePath: string,
     take: (bytes: Uint8Array, digest: string) => T | undefined,
     pagesOf?: (pages: Map<string, PageCommentsData>) => Map<string, T>,
-  ): Promise<{ pages: Map<string, T>; damaged: boolean } | undefined> {
+  ): Promise<{ pages: Map<string, T>; damaged: boolean; older?: boolean } | undefined> {
     const source = await readSource(absolute(filePath));
     if (source === undefined) return undefined;
     const damaged = { pages: new Map<string, T>(), damaged: true };
@@ -144,8 +144,12 @@ export function commentModules(
     const body = unsealModule(source);
     if (body === null) return damaged;
     const external = externalData(body ?? source);
-    if (body === undefined) {
-      // An older format, unsealed: whole or nothing.
+    // An older release's module: from format 4 on, its index names each page's bytes and their
+    // digest as today's does, so an upgrade during an outage keeps every intact page.
+    const older = body === undefined;
+    const sliced = external !== undefined && external.index.every((entry) => typeof entry[3] === "string");
+    if (older && !sliced) {
+      // Earlier still: whole or nothing.
       const pages =
         external === undefined
           ? parseCommentModule(source)
@@ -154,7 +158,7 @@ export function commentModules(
     }
     if (external === undefined) {
       // Sealed: intact as a whole, so a check need not parse it.
-      const pages = pagesOf === undefined ? new Map<string, PageCommentsData>() : parseCommentModule(body);
+      const pages = pagesOf === undefined ? new Map<string, PageCommentsData>() : parseCommentModule(body ?? source);
       return pages === undefined ? damaged : { pages: pagesOf?.(pages) ?? new Map(), damaged: false };
     }
     // Beside the module, where write() put it: the path the module names is where the project was
@@ -165,8 +169,9 @@ export function commentModules(
     try {
       for (const entry of external.index) {
         const [key, start, length, digest, beside] = entry;
-        // A page whose list or comment pages are damaged counts as damaged: its module is written again, with them.
-        if (beside !== undefined && !(await besideIntact(file, beside))) continue;
+        // A page whose list or comment pages are damaged counts as damaged: its module is written
+        // again, with them. An older format's are not read: its module is written anew anyway.
+        if (!older && beside !== undefined && !(await besideIntact(file, beside))) continue;
         const bytes = await file.slice(start, length);
         const found = bytes === undefined ? undefined : take(bytes, digest);
         if (found !== undefined) pages.set(key, found);
@@ -174,7 +179,7 @@ export function commentModules(
     } finally {
       await file.close();
     }
-    return { pages, damaged: pages.size < external.index.length };
+    return { pages, damaged: pages.size < external.index.length, older };
   }
   return {
     dir,
@@ -183,7 +188,8 @@ export function commentModules(
     filePath: (shard, digest) => posix(relative(root, join(dir, `comments-${shard}-${digest}.mjs`))),
     async check(filePath) {
       const found = await inspect(filePath, (bytes, digest) => integrityDigest(bytes) === digest || undefined);
-      return found === undefined ? "missing" : found.damaged ? "damaged" : "intact";
+      // An older format's seal is not checked: under today's name (which names the format) such a module is damage.
+      return found === undefined ? "missing" : found.damaged || found.older ? "damaged" : "intact";
     },
     async write(filePath, pages) {
       await (made ??= mkdir(dir, { recursive: true }));
