@@ -211,7 +211,8 @@ export interface ShownComments {
 /**
  * The comments a page's own section shows (what <Comments> and <CommentsJsonLd> render): all of
  * them, or for a post split over comment pages its first page. A split the loader wrote is read
- * page by page, without the post's other comments.
+ * page by page, without the post's other comments: then each page's `comments` are read from disk
+ * whenever they are asked for, and a long thread's pages carry its parent without its replies.
  *
  * @example
  * const { count, comments, pagination } = await getShownComments("/posts/x");

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageCommentsData } from "../src/loader/entry-schema.ts";
 import { resolveOptions, type CommentsOptions } from "../src/integration/options.ts";
 import type { SiteHandoff } from "../src/site-registry.ts";
-import { shardOf } from "../src/loader/module-format.ts";
+import { shardOf, unsealModule } from "../src/loader/module-format.ts";
 import { syncComments } from "../src/loader/sync-comments.ts";
 import { renderCommentBody } from "../src/render/render-body.ts";
+import { integrityDigest } from "../src/utils/integrity-digest.ts";
 import { commentPagesUnder } from "./helpers/data-api-mocks.ts";
 import { loaderContext, memoryMeta, memoryStore, storedComments } from "./helpers/loader-context.ts";
 import { recordingSleep, serve } from "./helpers/servers.ts";
@@ -302,13 +303,14 @@ describe("loader sync", () => {
     await sync(context, good);
     await good.pendingWrite;
     const before = await storedComments(context);
-    // As the release before wrote them: its header, and a made list's place in the index as three numbers after the page's (no splits).
-    const dir = new URL("node_modules/.astro/astro-comments/modules/", context.config.root);
-    for (const name of readdirSync(dir).filter((file) => file.endsWith(".mjs"))) {
-      const source = readFileSync(new URL(name, dir), "utf8");
-      writeFileSync(
-        new URL(name, dir),
-        source
+    // As the release before wrote them: under names of their own, with its header, a made list's
+    // place in the index as three numbers after the page's (no splits), sealed as it sealed them.
+    const store = context.store as ReturnType<typeof memoryStore>;
+    const at = (filePath: string) => new URL(filePath, context.config.root);
+    for (const [id, entry] of store.entries()) {
+      const old = entry.filePath!.replace(/comments-(\d+)-/, "comments-$1-old");
+      if (!existsSync(at(old))) {
+        const body = unsealModule(readFileSync(at(entry.filePath!), "utf8"))!
           .replace(/\(module format \d+\)/, "(module format 6)")
           .replace(/^const index = (.*);$/m, (_, index: string) => {
             const entries = JSON.parse(index) as Array<[string, number, number, string, [string, ...unknown[]]?]>;
@@ -316,8 +318,13 @@ describe("loader sync", () => {
               beside?.[0] === "list" ? [key, start, length, digest, ...beside.slice(1)] : [key, start, length, digest],
             );
             return `const index = ${JSON.stringify(older)};`;
-          }),
-      );
+          });
+        writeFileSync(at(old), `${body}// sha256 ${integrityDigest(body)}\n`);
+        rmSync(at(entry.filePath!));
+        renameSync(at(entry.filePath!.replace(/\.mjs$/, ".json")), at(old.replace(/\.mjs$/, ".json")));
+      }
+      store.delete(id);
+      store.set({ ...entry, filePath: old });
     }
     const server = await serve(() => undefined);
     await server.close();
@@ -329,6 +336,11 @@ describe("loader sync", () => {
     await sync(context, down);
     expect(lines.at(-1)).toMatch(/^WARN showing the comments as of .* \(\d+ pages\), because the fetch failed/);
     expect(await storedComments(context)).toEqual(before);
+    // Written again in today's format, splits and all.
+    const modules = new Set(store.values().map((entry) => entry.filePath!));
+    const sources = [...modules].map((filePath) => readFileSync(at(filePath), "utf8"));
+    expect(sources.every((source) => unsealModule(source) !== undefined && unsealModule(source) !== null)).toBe(true);
+    expect(sources.some((source) => source.includes('"split",'))).toBe(true);
   });
 
   it("keeps every page's comments after the project moved (a CI cache restored under another path): none lost in an outage, none rendered again", async () => {

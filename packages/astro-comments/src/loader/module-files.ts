@@ -27,6 +27,7 @@ import {
   parseCommentModule,
   parsePageSlice,
   unsealModule,
+  unsealOlderModule,
   type BesideMaker,
   type BesidePage,
 } from "./module-format.ts";
@@ -143,11 +144,15 @@ export function commentModules(
     if (source === null) return damaged;
     const body = unsealModule(source);
     if (body === null) return damaged;
-    const external = externalData(body ?? source);
-    // An older release's module: from format 4 on, its index names each page's bytes and their
-    // digest as today's does, so an upgrade during an outage keeps every intact page.
+    // An older release's module: from format 4 on, it is sealed as today's are and its index names
+    // each page's bytes and their digest, so an upgrade during an outage keeps every intact page.
     const older = body === undefined;
-    const sliced = external !== undefined && external.index.every((entry) => typeof entry[3] === "string");
+    const olderBody = older ? unsealOlderModule(source) : undefined;
+    const external = externalData(body ?? olderBody ?? source);
+    const sliced =
+      olderBody !== undefined &&
+      external !== undefined &&
+      external.index.every((entry) => typeof entry[3] === "string");
     if (older && !sliced) {
       // Earlier still: whole or nothing.
       const pages =
@@ -165,7 +170,7 @@ export function commentModules(
     // when it was written, and a CI cache restored under another workspace path is elsewhere.
     const file = await fileSlices(dataFile(filePath));
     const pages = new Map<string, T>();
-    if (file === undefined) return { pages, damaged: external.index.length > 0 };
+    if (file === undefined) return { pages, damaged: external.index.length > 0, older };
     try {
       for (const entry of external.index) {
         const [key, start, length, digest, beside] = entry;

@@ -13,15 +13,16 @@ export type CommentsAt = [start: number, length: number, digest: string];
 interface OutlinePage {
   number: number;
   href: string;
-  /** A thread page's parent, without its replies: its id and author are what a thread page shows of it besides the slice. */
-  thread?: StoredComment;
   at?: CommentsAt;
 }
 
 export interface PaginationOutline {
   pages: OutlinePage[];
-  /** Each long thread's pages by its parent's id, in the pagination's order. */
-  threads: Array<[id: string, pages: OutlinePage[]]>;
+  /**
+   * Each long thread's parent, without its replies, and its pages, in the pagination's order. The
+   * parent is written once: its id and author are what a thread page shows of it besides its comments.
+   */
+  threads: Array<[parent: StoredComment, pages: OutlinePage[]]>;
 }
 
 /** Every page that holds comments of its own, in the order a data file writes them: the post's pages, then each long thread's. */
@@ -36,15 +37,11 @@ export function pagesWithComments(pagination: PostPagination): CommentPage[] {
  */
 export function paginationOutline(pagination: PostPagination, written: readonly CommentsAt[]): PaginationOutline {
   let next = 0;
-  const outline = ({ number, href, thread }: CommentPage, withComments: boolean): OutlinePage => ({
-    number,
-    href,
-    ...(thread === undefined ? {} : { thread: { ...thread, replies: [] } }),
-    ...(withComments ? { at: written[next++]! } : {}),
-  });
+  const outline = ({ number, href }: CommentPage, withComments: boolean): OutlinePage =>
+    withComments ? { number, href, at: written[next++]! } : { number, href };
   const pages = pagination.pages.map((page) => outline(page, true));
-  const threads = [...pagination.threads].map(([id, thread]): [string, OutlinePage[]] => [
-    id,
+  const threads = [...pagination.threads.values()].map((thread): [StoredComment, OutlinePage[]] => [
+    { ...thread[0]!.thread!, replies: [] },
     thread.map((page, index) => outline(page, index > 0)),
   ]);
   return { pages, threads };
@@ -58,13 +55,13 @@ export function outlinedPagination(
   outline: PaginationOutline,
   read: (at: CommentsAt) => ShownComment[],
 ): PostPagination {
-  const page = ({ number, href, thread, at }: OutlinePage): CommentPage => {
+  const page = ({ number, href, at }: OutlinePage, thread?: StoredComment): CommentPage => {
     const shown: CommentPage = { number, href, comments: [], ...(thread === undefined ? {} : { thread }) };
     if (at !== undefined) Object.defineProperty(shown, "comments", { enumerable: true, get: () => read(at) });
     return shown;
   };
   return {
-    pages: outline.pages.map(page),
-    threads: new Map(outline.threads.map(([id, pages]) => [id, pages.map(page)])),
+    pages: outline.pages.map((each) => page(each)),
+    threads: new Map(outline.threads.map(([parent, pages]) => [parent.id, pages.map((each) => page(each, parent))])),
   };
 }

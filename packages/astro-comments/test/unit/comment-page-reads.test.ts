@@ -5,7 +5,7 @@
 // build's peak). With the split the loader writes in a build's data files, it is not read at all:
 // each page reads its own comments. A post the loader made a list for fits one page and is not
 // read at all; a post of few comments without one is read and weighed.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PageCommentsData } from "../../src/loader/entry-schema.ts";
 import { storedComment as comment } from "../helpers/stored-comments.ts";
 
@@ -150,6 +150,9 @@ describe("a split post's comments", () => {
 });
 
 describe("a split post the loader wrote comment pages for", () => {
+  afterAll(() => {
+    store.splits = false;
+  });
   beforeEach(() => {
     vi.resetModules();
     store.splits = true;
