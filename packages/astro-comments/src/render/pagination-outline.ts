@@ -47,6 +47,12 @@ export function paginationOutline(pagination: PostPagination, written: readonly 
   return { pages, threads };
 }
 
+/** Where an outline's pages keep their comments, in the order pagesWithComments writes them. */
+export function outlinePlaces(outline: PaginationOutline): CommentsAt[] {
+  const pages = [...outline.pages, ...outline.threads.flatMap(([, thread]) => thread)];
+  return pages.flatMap((page) => (page.at === undefined ? [] : [page.at]));
+}
+
 /**
  * The pagination an outline describes, each page's comments read by `read` whenever they are
  * asked for and kept by nobody: a build holds one page's comments at a time.
