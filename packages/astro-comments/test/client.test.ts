@@ -1,6 +1,8 @@
 // The HTTP client against the mock (real sockets, Prism-validated answers) and against servers
 // that misbehave on purpose.
 import { startMockServer, type MockServer } from "@astro-comments/mock-server";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCommentsClient, type CommentsClientOptions } from "../src/api/http-client.ts";
@@ -451,4 +453,20 @@ describe("an answer that arrives a byte at a time", () => {
     expect(body).toEqual(page);
     expect(body.data[0]!.content).toBe("<p>Grüße, 日本語, 👋🏽 and עברית</p>");
   });
+});
+
+// A build that reuses a check's crawl, `astro sync` and `astro preview` send no request, so the
+// integration must not make them load undici (about 110 modules); the first crawl loads it.
+it("loads undici when a crawl makes its wire, not with the integration", async () => {
+  const script = `
+    import { createRequire } from "node:module";
+    const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes("/node_modules/undici/"));
+    await import(${JSON.stringify(new URL("../src/index.ts", import.meta.url).href)});
+    const withIntegration = loaded();
+    const { undiciTransport } = await import(${JSON.stringify(new URL("../src/api/undici-transport.ts", import.meta.url).href)});
+    await undiciTransport({ connections: 1, timeoutMs: 1000 }).close();
+    console.log(JSON.stringify({ withIntegration, withWire: loaded() }));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+  expect(JSON.parse(stdout)).toEqual({ withIntegration: false, withWire: true });
 });
