@@ -478,8 +478,8 @@ export const runtimeLimits = {
 } as const;
 
 /**
- * The runtime refused to send at all (no global fetch, no WebAssembly for undici): the API was
- * never asked, so no retry can help and the URL is not to blame.
+ * The runtime refused to send at all (no global fetch, no WebAssembly for undici, undici not
+ * installed): the API was never asked, so no retry can help and the URL is not to blame.
  */
 export const RuntimeCannotSend = {
   name: "RuntimeCannotSend",
@@ -488,7 +488,7 @@ export const RuntimeCannotSend = {
   /** `reason`: what the runtime lacks, from `runtimeLimits`, or the runtime's own words. */
   message: ({ reason }: { reason: string }) => `this runtime cannot send requests to the comments API: ${reason}`,
   action:
-    "Nothing reached the API, so the URL and the network are not to blame: send with the platform's fetch(), as the live loader and the server island do.",
+    "Nothing reached the API, so the URL and the network are not to blame. Where the runtime forbids what undici needs, send with the platform's fetch(), as the live loader and the server island do.",
 } satisfies ApiErrorData;
 
 /**

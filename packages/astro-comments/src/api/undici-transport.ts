@@ -2,7 +2,7 @@
 // requests over a few kept-alive connections, timeouts enforced by the pool as well. Never
 // imported by the runtime modes: undici compiles its HTTP parser to WebAssembly on each connection,
 // which workerd forbids, and it would add a megabyte to every server bundle.
-import type { Transport } from "./transport.ts";
+import { WireUnavailable, type Transport } from "./transport.ts";
 
 // Loaded when a crawl starts, not with the integration: a build that reuses a check's crawl, `astro
 // sync` and `astro preview` send no request, and loading undici's 110 modules took 0.1 s of them.
@@ -15,12 +15,21 @@ export const undiciTransport: Transport = ({ connections, timeoutMs }) => {
   );
   return {
     async get(url, headers, signal) {
-      const [{ request }, dispatcher] = await Promise.all([loading, pool]);
+      const [{ request }, dispatcher] = await Promise.all([loading, pool]).catch((error: Error) => {
+        // A broken install, not the network: no retry can help.
+        throw new WireUnavailable(
+          `undici, which the build sends with, cannot be loaded (${error.message}); install the site's dependencies again`,
+        );
+      });
       // undici's request follows no redirect unless told to.
       const response = await request(url, { dispatcher, method: "GET", headers, signal });
       return { status: response.statusCode, headers: response.headers, body: response.body };
     },
     // destroy, not close: after a failed crawl nothing may keep a hung socket (and the build) alive.
-    close: async () => (await pool).destroy(),
+    close: () =>
+      pool.then(
+        (agent) => agent.destroy(),
+        () => undefined,
+      ),
   };
 };
