@@ -471,11 +471,27 @@ export const ApiUnreachable = {
   },
 } satisfies ApiErrorData;
 
-/** What a runtime lacks that sending needs, for RuntimeCannotSend. */
+/** What a runtime lacks that sending needs, and what to do about it, for RuntimeCannotSend. */
+export interface RuntimeLimit {
+  reason: string;
+  advice: string;
+}
+
 export const runtimeLimits = {
-  noFetch: "it has no global fetch()",
-  noWasm: "it forbids compiling WebAssembly at run time, which undici's HTTP parser needs (as Cloudflare Workers do)",
-} as const;
+  noFetch: {
+    reason: "it has no global fetch()",
+    advice: "run it where fetch() is global: Node 18 or later, Deno, Bun or workerd",
+  },
+  noWasm: {
+    reason: "it forbids compiling WebAssembly at run time, which undici's HTTP parser needs (as Cloudflare Workers do)",
+    advice: "send with the platform's fetch(), as the live loader and the server island do",
+  },
+  /** `why`: the import's own words. */
+  noUndici: (why: string): RuntimeLimit => ({
+    reason: `undici, the HTTP client the build sends with, cannot be loaded (${why})`,
+    advice: "install the site's dependencies again (npm ci, pnpm install): astro-comments depends on undici",
+  }),
+} as const satisfies Record<string, RuntimeLimit | ((why: string) => RuntimeLimit)>;
 
 /**
  * The runtime refused to send at all (no global fetch, no WebAssembly for undici, undici not
@@ -485,10 +501,9 @@ export const RuntimeCannotSend = {
   name: "RuntimeCannotSend",
   title: "This runtime cannot send the request.",
   failure: "runtime",
-  /** `reason`: what the runtime lacks, from `runtimeLimits`, or the runtime's own words. */
-  message: ({ reason }: { reason: string }) => `this runtime cannot send requests to the comments API: ${reason}`,
-  action:
-    "Nothing reached the API, so the URL and the network are not to blame. Where the runtime forbids what undici needs, send with the platform's fetch(), as the live loader and the server island do.",
+  message: ({ reason }: RuntimeLimit) => `this runtime cannot send requests to the comments API: ${reason}`,
+  action: ({ advice }: RuntimeLimit) =>
+    `Nothing reached the API, so the URL and the network are not to blame: ${advice}.`,
 } satisfies ApiErrorData;
 
 /**

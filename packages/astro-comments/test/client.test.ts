@@ -403,6 +403,7 @@ describe("a runtime that cannot send", () => {
       /^astro-comments: this runtime cannot send requests to the comments API: it forbids compiling WebAssembly at run time/,
     );
     expect(error.message).not.toContain("Check COMMENTS_API_URL");
+    expect(error.action).toContain("send with the platform's fetch(), as the live loader and the server island do");
   });
 
   it("names a missing global fetch()", async () => {
@@ -413,6 +414,7 @@ describe("a runtime that cannot send", () => {
       expect(error.message).toContain(
         "this runtime cannot send requests to the comments API: it has no global fetch()",
       );
+      expect(error.action).toContain("run it where fetch() is global");
     } finally {
       vi.unstubAllGlobals();
     }

@@ -191,6 +191,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
 
   async function fetchPageOnce(page: number, perPage: number): Promise<FetchedPage> {
     const url = pageUrl(options.endpoint, options.domain, page, perPage);
+    await wire.ready?.();
     const started = now();
     // Waiting on the rate limit is not the service being down: it is charged to rateLimitWait.
     let gateWaited = 0;
@@ -252,7 +253,7 @@ export function createCommentsClient(options: CommentsClientOptions): CommentsCl
         admission.leave(undefined);
         if (error instanceof CommentsApiError) throw error;
         const lacking = runtimeLimit(error);
-        if (lacking !== undefined) throw apiError(RuntimeCannotSend, { url, attempts: attempt }, { reason: lacking });
+        if (lacking !== undefined) throw apiError(RuntimeCannotSend, { url, attempts: attempt }, lacking);
         const { reason, timeout } = describeAttemptFailure(
           error,
           phase,

@@ -12,6 +12,7 @@ import {
   Redirected,
   RequestRefused,
   runtimeLimits,
+  type RuntimeLimit,
   seconds,
   TokenRejected,
   type Audience,
@@ -70,8 +71,8 @@ export function describeAttemptFailure(
  * failure on the wire. undici on workerd fails each connection with "WebAssembly.Module(): Wasm code
  * generation disallowed by embedder"; a network error would send the operator to check the URL.
  */
-export function runtimeLimit(error: unknown): string | undefined {
-  if (error instanceof WireUnavailable) return error.message;
+export function runtimeLimit(error: unknown): RuntimeLimit | undefined {
+  if (error instanceof WireUnavailable) return error.limit;
   const err = error as { message?: unknown; cause?: { message?: unknown } } | null;
   const words = `${String(err?.message ?? "")} ${String(err?.cause?.message ?? "")}`;
   return /WebAssembly|Wasm code generation/i.test(words) ? runtimeLimits.noWasm : undefined;

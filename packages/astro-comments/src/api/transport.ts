@@ -3,7 +3,7 @@
 // (Node, workerd, Deno, Bun), so the runtime modes (the live loader, the server island) bundle no
 // HTTP stack of their own. The build's crawl passes undici's pooled client (undici-transport.ts)
 // instead: only Node runs it.
-import { runtimeLimits } from "../errors-data.ts";
+import { runtimeLimits, type RuntimeLimit } from "../errors-data.ts";
 
 /** An answer whose headers have arrived; its body arrives as it is read. */
 interface WireResponse {
@@ -18,13 +18,24 @@ interface Wire {
   /** Sends a GET and never follows a redirect: a 3xx comes back as the answer. */
   get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<WireResponse>;
   close(): Promise<void>;
+  /**
+   * Settles once the wire can send, or never will (then `get` says why): awaited before a
+   * request's clock starts, so loading an HTTP client is not charged to the service's time.
+   */
+  ready?(): Promise<void>;
 }
 
 /** Makes one client's wire: at most `connections` open, attempts cut after `timeoutMs`. */
 export type Transport = (settings: { connections: number; timeoutMs: number }) => Wire;
 
-/** A runtime that cannot send at all: no retry can help, and the message says why. */
-export class WireUnavailable extends Error {}
+/** A runtime that cannot send at all: no retry can help; `limit` says why and what to do. */
+export class WireUnavailable extends Error {
+  readonly limit: RuntimeLimit;
+  constructor(limit: RuntimeLimit) {
+    super(limit.reason);
+    this.limit = limit;
+  }
+}
 
 async function* bytesOf(body: ReadableStream<Uint8Array> | null): AsyncIterable<Uint8Array> {
   if (body === null) return;

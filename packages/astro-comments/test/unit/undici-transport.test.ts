@@ -27,10 +27,20 @@ describe("the undici wire without undici", () => {
     });
     const error = await client.fetchPage(1, 10).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CommentsApiError);
-    expect((error as Error).message).toMatch(
-      /undici, which the build sends with, cannot be loaded .*install the site's dependencies again/,
+    expect((error as CommentsApiError).message).toMatch(
+      /^astro-comments: this runtime cannot send requests to the comments API: undici, the HTTP client the build sends with, cannot be loaded \(/,
+    );
+    expect((error as CommentsApiError).action).toBe(
+      "Nothing reached the API, so the URL and the network are not to blame: install the site's dependencies again (npm ci, pnpm install): astro-comments depends on undici.",
     );
     expect(clock.waits).toEqual([]);
     await expect(client.close()).resolves.toBeUndefined();
+  });
+
+  it("a wire made and never used leaves no unhandled rejection behind", async () => {
+    const wire = undiciTransport({ connections: 1, timeoutMs: 1_000 });
+    // Past the failed import's settling: an unhandled rejection would fail this file's run.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(wire.close()).resolves.toBeUndefined();
   });
 });
