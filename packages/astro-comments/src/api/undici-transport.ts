@@ -11,10 +11,10 @@ import { WireUnavailable, type Transport } from "./transport.ts";
 let undici: Promise<typeof import("undici")> | undefined;
 
 export const undiciTransport: Transport = ({ connections, timeoutMs }) => {
-  const loading = (undici ??= import("undici"));
-  const pool = loading.then(
-    ({ Agent }) => new Agent({ connections, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
-  );
+  const pool = (undici ??= import("undici")).then(({ Agent, request }) => ({
+    request,
+    agent: new Agent({ connections, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }),
+  }));
   // Also what keeps a wire that is never used from crashing the process when undici is missing.
   const settled = pool.then(
     () => undefined,
@@ -23,19 +23,19 @@ export const undiciTransport: Transport = ({ connections, timeoutMs }) => {
   return {
     ready: () => settled,
     async get(url, headers, signal) {
-      const [{ request }, dispatcher] = await Promise.all([loading, pool]).catch((error: unknown) => {
+      const { request, agent } = await pool.catch((error: unknown) => {
         // A broken install, not the network: no retry can help.
         throw new WireUnavailable(runtimeLimits.noUndici(error instanceof Error ? error.message : String(error)));
       });
       // undici's request follows no redirect unless told to.
-      const response = await request(url, { dispatcher, method: "GET", headers, signal });
+      const response = await request(url, { dispatcher: agent, method: "GET", headers, signal });
       return { status: response.statusCode, headers: response.headers, body: response.body };
     },
     // destroy, not close: after a failed crawl nothing may keep a hung socket (and the build) alive.
     // A pool that never came up has nothing to close.
     close: () =>
       pool.then(
-        (agent) => agent.destroy(),
+        ({ agent }) => agent.destroy(),
         () => undefined,
       ),
   };
